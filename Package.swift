@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "MotionFusion",
+    products: [
+        .library(name: "MotionFusion", targets: ["MotionFusion"]),
+        .executable(name: "motion", targets: ["MotionCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // The only place that sees BLAS/LAPACK. Imported with `internal import`, never exposed.
+        .systemLibrary(
+            name: "CLAPACK",
+            pkgConfig: "lapacke",
+            providers: [.apt(["liblapacke-dev", "libblas-dev"])]
+        ),
+        .target(
+            name: "MotionFusion",
+            dependencies: [
+                .product(name: "RealModule", package: "swift-numerics"),
+                "CLAPACK",
+            ]
+        ),
+        .executableTarget(
+            name: "MotionCLI",
+            dependencies: [
+                "MotionFusion",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "MotionFusionTests",
+            dependencies: [
+                "MotionFusion",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,17 @@
+import ArgumentParser
+import MotionFusion
+
+/// The `motion` command-line tool.
+@main
+struct MotionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "motion",
+        abstract: "Fuse gyroscope, accelerometer and magnetometer data into attitude.",
+        discussion: """
+            MotionFusion's command-line tool. Quaternions are scalar first (w, x, y, z) and map
+            sensor-frame vectors to the earth frame; units are rad/s, m/s², µT and seconds.
+            """,
+        version: MotionFusionVersion.string,
+        subcommands: [VersionCommand.self, DemoCommand.self]
+    )
+}

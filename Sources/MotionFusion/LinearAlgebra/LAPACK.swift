@@ -1,0 +1,79 @@
+internal import CLAPACK
+
+/// The library's only door to the system LAPACK and BLAS. Everything here is internal: LAPACK types
+/// and status codes never reach the public API.
+///
+/// Matrices are column-major `[Double]`. The routines copy their input, so callers keep theirs.
+enum LAPACK {
+    /// Eigen decomposition of a symmetric `n × n` matrix (`dsyev`): eigenvalues in ascending order and
+    /// the matching orthonormal eigenvectors as the columns of a column-major matrix.
+    static func symmetricEigen(
+        _ matrix: [Double], order n: Int
+    ) throws(EstimationError) -> (values: [Double], vectors: [Double]) {
+        precondition(matrix.count == n * n, "matrix size")
+        var a = matrix
+        var values = [Double](repeating: 0, count: n)
+        let info = a.withUnsafeMutableBufferPointer { aPointer in
+            values.withUnsafeMutableBufferPointer { wPointer in
+                LAPACKE_dsyev(
+                    LAPACK_COL_MAJOR, CChar(UInt8(ascii: "V")), CChar(UInt8(ascii: "U")),
+                    Int32(n), aPointer.baseAddress, Int32(n), wPointer.baseAddress)
+            }
+        }
+        guard info == 0 else { throw .lapackFailure(routine: "dsyev", info: Int(info)) }
+        return (values, a)
+    }
+
+    /// Singular value decomposition `A = U Σ Vᵀ` of an `m × n` matrix (`dgesvd`), full U and Vᵀ,
+    /// singular values in descending order.
+    static func singularValueDecomposition(
+        _ matrix: [Double], rows m: Int, columns n: Int
+    ) throws(EstimationError) -> (u: [Double], singularValues: [Double], vt: [Double]) {
+        precondition(matrix.count == m * n, "matrix size")
+        var a = matrix
+        var s = [Double](repeating: 0, count: min(m, n))
+        var u = [Double](repeating: 0, count: m * m)
+        var vt = [Double](repeating: 0, count: n * n)
+        var superb = [Double](repeating: 0, count: max(1, min(m, n) - 1))
+        let all = CChar(UInt8(ascii: "A"))
+        let info = a.withUnsafeMutableBufferPointer { aP in
+            s.withUnsafeMutableBufferPointer { sP in
+                u.withUnsafeMutableBufferPointer { uP in
+                    vt.withUnsafeMutableBufferPointer { vtP in
+                        superb.withUnsafeMutableBufferPointer { wP in
+                            LAPACKE_dgesvd(
+                                LAPACK_COL_MAJOR, all, all, Int32(m), Int32(n),
+                                aP.baseAddress, Int32(m), sP.baseAddress, uP.baseAddress,
+                                Int32(m), vtP.baseAddress, Int32(n), wP.baseAddress)
+                        }
+                    }
+                }
+            }
+        }
+        guard info == 0 else { throw .lapackFailure(routine: "dgesvd", info: Int(info)) }
+        return (u, s, vt)
+    }
+
+    /// `C = A · B` for column-major `A` (3 × 3, leading dimension 3) and `B`, `C` (3 × count, leading
+    /// dimension 4: the padded layout of `SIMD3<Double>`), by `cblas_dgemm`.
+    static func multiply3(
+        _ a: [Double], _ b: UnsafePointer<Double>, into c: UnsafeMutablePointer<Double>, count: Int
+    ) {
+        a.withUnsafeBufferPointer { aP in
+            cblas_dgemm(
+                CblasColMajor, CblasNoTrans, CblasNoTrans, 3, Int32(count), 3, 1, aP.baseAddress, 3,
+                b, 4, 0, c, 4)
+        }
+    }
+
+    /// Single-precision twin of ``multiply3(_:_:into:count:)`` (`cblas_sgemm`, `SIMD3<Float>` layout).
+    static func multiply3(
+        _ a: [Float], _ b: UnsafePointer<Float>, into c: UnsafeMutablePointer<Float>, count: Int
+    ) {
+        a.withUnsafeBufferPointer { aP in
+            cblas_sgemm(
+                CblasColMajor, CblasNoTrans, CblasNoTrans, 3, Int32(count), 3, 1, aP.baseAddress, 3,
+                b, 4, 0, c, 4)
+        }
+    }
+}

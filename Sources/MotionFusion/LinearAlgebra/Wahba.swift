@@ -1,0 +1,166 @@
+import RealModule
+
+/// How ``Wahba/solve(reference:observed:weights:method:)`` finds the optimal rotation.
+public enum WahbaMethod: String, CaseIterable, Sendable, Codable {
+    /// Davenport's q-method: the eigenvector of the 4 × 4 matrix K with the largest eigenvalue
+    /// (LAPACK `dsyev`). Gives the quaternion directly.
+    case davenport
+    /// The singular value decomposition of the 3 × 3 attitude profile matrix B (LAPACK `dgesvd`),
+    /// `R = U diag(1, 1, det U · det V) Vᵀ`, then Shepperd's conversion to a quaternion.
+    case svd
+}
+
+/// The solution of Wahba's problem.
+public struct WahbaSolution<Scalar: FusionScalar>: Sendable, Hashable {
+    /// The unit quaternion (w ≥ 0) that best maps observed vectors onto reference vectors:
+    /// `reference[i] ≈ rotation.act(on: observed[i])`.
+    public var rotation: Quaternion<Scalar>
+    /// The root of the weighted sum of squared residuals, `√(Σ wᵢ |aᵢ − R bᵢ|²)`, as SciPy's
+    /// `align_vectors` reports it (`rssd`).
+    public var rootSumSquaredDistance: Scalar
+    /// The method used.
+    public var method: WahbaMethod
+}
+
+/// Wahba's problem: the rotation that best aligns vector observations with their references.
+///
+/// Given reference vectors `aᵢ` (say, earth-frame gravity and magnetic field), the same vectors
+/// observed in the sensor frame `bᵢ`, and weights `wᵢ`, find the rotation `R` (sensor → reference, like
+/// every attitude in MotionFusion) minimizing `Σ wᵢ |aᵢ − R bᵢ|²`. The vectors are used **as given**:
+/// their lengths act as weights, as in SciPy's `Rotation.align_vectors`; normalize them first for
+/// direction-only observations.
+public enum Wahba {
+    /// Solves Wahba's problem.
+    ///
+    /// - Parameters:
+    ///   - reference: the vectors in the reference (earth) frame, `aᵢ`.
+    ///   - observed: the same vectors in the sensor frame, `bᵢ`.
+    ///   - weights: one non-negative finite weight per pair; `nil` for all 1.
+    ///   - method: ``WahbaMethod/davenport`` (default) or ``WahbaMethod/svd``; both give the same
+    ///     rotation to rounding.
+    /// - Throws: ``EstimationError/countMismatch(expected:found:)`` when the arrays differ in length;
+    ///   ``EstimationError/tooFewInputs(needed:found:)`` for fewer than 2 pairs;
+    ///   ``EstimationError/nonFiniteInput(index:)``; ``EstimationError/invalidWeight(index:)``;
+    ///   ``EstimationError/notUnique(reason:)`` when the pairs do not determine the rotation
+    ///   (all vectors parallel, or zero): the second-largest eigenvalue of K is within
+    ///   `0.01·√ulp` (relative to Σ wᵢ|aᵢ||bᵢ|) of the largest.
+    public static func solve<Scalar: FusionScalar>(
+        reference: [SIMD3<Scalar>], observed: [SIMD3<Scalar>], weights: [Scalar]? = nil,
+        method: WahbaMethod = .davenport
+    ) throws(EstimationError) -> WahbaSolution<Scalar> {
+        guard observed.count == reference.count else {
+            throw .countMismatch(expected: reference.count, found: observed.count)
+        }
+        if let weights, weights.count != reference.count {
+            throw .countMismatch(expected: reference.count, found: weights.count)
+        }
+        guard reference.count >= 2 else { throw .tooFewInputs(needed: 2, found: reference.count) }
+
+        // Attitude profile matrix B = Σ w a bᵀ (row-major b[i][j]), accumulated in Double.
+        var b = [[Double]](repeating: [0, 0, 0], count: 3)
+        var scale = 0.0
+        var weightSum = 0.0
+        for index in reference.indices {
+            let a = SIMD3<Double>(reference[index])
+            let o = SIMD3<Double>(observed[index])
+            let w = Double(weights?[index] ?? 1)
+            guard (a * a).sum().isFinite, (o * o).sum().isFinite else {
+                throw .nonFiniteInput(index: index)
+            }
+            guard w.isFinite, w >= 0 else { throw .invalidWeight(index: index) }
+            for i in 0..<3 {
+                for j in 0..<3 { b[i][j] += w * a[i] * o[j] }
+            }
+            scale += w * a.lengthOfVector * o.lengthOfVector
+            weightSum += w
+        }
+        guard weightSum > 0 else { throw .invalidWeight(index: -1) }
+        let tolerance = 0.01 * Double(Scalar.ulpOfOne).squareRoot() * scale
+
+        let rotation: Quaternion<Double>
+        switch method {
+        case .davenport:
+            rotation = try davenport(b, tolerance: tolerance)
+        case .svd:
+            rotation = try svd(b, tolerance: tolerance)
+        }
+        var sum = 0.0
+        let matrix = RotationMatrix(rotation)
+        for index in reference.indices {
+            let r = SIMD3<Double>(reference[index]) - matrix * SIMD3<Double>(observed[index])
+            sum += Double(weights?[index] ?? 1) * (r * r).sum()
+        }
+        return WahbaSolution(
+            rotation: Quaternion<Scalar>(rotation), rootSumSquaredDistance: Scalar(sum.squareRoot()),
+            method: method)
+    }
+
+    /// Davenport's K = [[tr B, zᵀ], [z, B + Bᵀ − tr(B) I]] with z = Σ w b × a, for quaternions in the
+    /// order (w, x, y, z); its top eigenvector maximizes Σ w aᵀ R(q) b.
+    static func davenport(_ b: [[Double]], tolerance: Double) throws(EstimationError) -> Quaternion<
+        Double
+    > {
+        let trace = b[0][0] + b[1][1] + b[2][2]
+        let z = [b[2][1] - b[1][2], b[0][2] - b[2][0], b[1][0] - b[0][1]]
+        var k = [Double](repeating: 0, count: 16)
+        k[0] = trace
+        for i in 0..<3 {
+            k[(i + 1) * 4] = z[i]
+            k[i + 1] = z[i]
+            for j in 0..<3 {
+                k[(j + 1) * 4 + (i + 1)] = b[i][j] + b[j][i] - (i == j ? trace : 0)
+            }
+        }
+        let (values, vectors) = try LAPACK.symmetricEigen(k, order: 4)
+        guard values[3] - values[2] > tolerance else {
+            throw .notUnique(reason: "the vector pairs do not fix every axis (all parallel or zero)")
+        }
+        var q = SIMD4(vectors[12], vectors[13], vectors[14], vectors[15])
+        if q[0] < 0 { q = -q }
+        return Quaternion(components: q).normalized()
+    }
+
+    /// R = U diag(1, 1, d) Vᵀ from B = U S Vᵀ with d = det(U) det(V), which maximizes tr(Rᵀ B).
+    static func svd(_ b: [[Double]], tolerance: Double) throws(EstimationError) -> Quaternion<Double> {
+        let matrix = try NearestRotation.fromProfile(b, tolerance: tolerance)
+        return matrix.quaternion
+    }
+}
+
+/// The rotation nearest a 3 × 3 matrix (orthogonal Procrustes), through LAPACK's SVD.
+enum NearestRotation {
+    /// The rotation R maximizing tr(Rᵀ B) for row-major `b`; throws when it is not unique, that is
+    /// when s₂ + d·s₃ ≤ `tolerance` (Markley's condition: the second-largest eigenvalue gap of K).
+    static func fromProfile(_ b: [[Double]], tolerance: Double) throws(EstimationError)
+        -> RotationMatrix<Double>
+    {
+        let columnMajor = [
+            b[0][0], b[1][0], b[2][0], b[0][1], b[1][1], b[2][1], b[0][2], b[1][2], b[2][2],
+        ]
+        let (u, s, vt) = try LAPACK.singularValueDecomposition(columnMajor, rows: 3, columns: 3)
+        let uMatrix = RotationMatrix(
+            columns: SIMD3(u[0], u[1], u[2]), SIMD3(u[3], u[4], u[5]), SIMD3(u[6], u[7], u[8]))
+        let vtMatrix = RotationMatrix(
+            columns: SIMD3(vt[0], vt[1], vt[2]), SIMD3(vt[3], vt[4], vt[5]),
+            SIMD3(vt[6], vt[7], vt[8]))
+        let d: Double = uMatrix.determinant * vtMatrix.determinant < 0 ? -1 : 1
+        guard 2 * (s[1] + d * s[2]) > tolerance else {
+            throw .notUnique(reason: "the matrix has rank below 2")
+        }
+        var scaledU = uMatrix
+        scaledU.column2 *= d
+        return scaledU * vtMatrix
+    }
+
+    /// The nearest rotation of any finite matrix, or nil where it is not unique or LAPACK fails.
+    static func ofMatrix<Scalar: FusionScalar>(_ m: RotationMatrix<Scalar>) -> RotationMatrix<Scalar>? {
+        let d = RotationMatrix<Double>(m)
+        let (r0, r1, r2) = d.rows
+        let b = [[r0.x, r0.y, r0.z], [r1.x, r1.y, r1.z], [r2.x, r2.y, r2.z]]
+        let scale = (d.column0 * d.column0 + d.column1 * d.column1 + d.column2 * d.column2).sum()
+            .squareRoot()
+        let tolerance = 0.01 * Double(Scalar.ulpOfOne).squareRoot() * scale
+        guard let r = try? fromProfile(b, tolerance: tolerance) else { return nil }
+        return RotationMatrix<Scalar>(r)
+    }
+}

@@ -1,0 +1,133 @@
+import RealModule
+
+/// The orientation of a device relative to a reference frame: MotionFusion's `CMAttitude`.
+///
+/// ``quaternion`` is the unit quaternion that maps **device-frame vectors to the reference frame**
+/// (`v_ref = q ⊗ v_device ⊗ q*`), the same direction as every filter's output.
+///
+/// The other views follow Core Motion's documented definitions:
+/// - ``rotationMatrix`` is the reference → device matrix: `rotationMatrix * (0, 0, −1)` is gravity
+///   (in g) in the device frame, so a device lying flat, face up, has the identity matrix and
+///   gravity (0, 0, −1). It is the transpose of `RotationMatrix(quaternion)`.
+/// - ``yaw``, ``pitch`` and ``roll`` are the intrinsic Z-X′-Y″ Euler angles of ``quaternion``
+///   (``RotationSequence/coreMotion``): yaw about the device's Z axis, pitch about its X axis, roll
+///   about its Y axis, each positive counter-clockwise by the right-hand rule. Pitch is in
+///   [−π/2, π/2] and gimbal-locks when the device stands upright (pitch ±π/2); roll is then 0.
+/// - ``multiply(byInverseOf:)`` re-expresses the attitude relative to another attitude, as in Core
+///   Motion's reference-attitude pattern.
+///
+/// An `Attitude` always holds a unit quaternion: the initializer normalizes and rejects zero or
+/// non-finite input.
+@frozen
+public struct Attitude<Scalar: FusionScalar> {
+    @usableFromInline
+    var unitQuaternion: Quaternion<Scalar>
+
+    /// The device → reference rotation, unit length.
+    @inlinable
+    public var quaternion: Quaternion<Scalar> { unitQuaternion }
+
+    /// An attitude from a device → reference quaternion, normalized.
+    ///
+    /// - Throws: ``RotationError/notARotation`` for a zero, subnormal or non-finite quaternion.
+    @inlinable
+    public init(quaternion q: Quaternion<Scalar>) throws(RotationError) {
+        let n2 = q.lengthSquared
+        guard q.isFinite, n2.isNormal else { throw .notARotation }
+        self.unitQuaternion = Quaternion(components: q.components / n2.squareRoot())
+    }
+
+    /// An attitude from a quaternion already known to be unit length (as a filter produces); it is
+    /// not checked or normalized.
+    @inlinable @inline(__always)
+    public init(unitQuaternion q: Quaternion<Scalar>) {
+        self.unitQuaternion = q
+    }
+
+    /// The attitude of a device lying flat, face up, aligned with the reference frame.
+    @inlinable
+    public static var identity: Attitude { Attitude(unitQuaternion: .identity) }
+
+    /// Core Motion's rotation matrix: reference frame → device frame, the transpose of the matrix of
+    /// ``quaternion``. `rotationMatrix * SIMD3(0, 0, -1)` is gravity in the device frame, in g.
+    @inlinable
+    public var rotationMatrix: RotationMatrix<Scalar> {
+        RotationMatrix(quaternion).transposed
+    }
+
+    /// The Core Motion Euler angles (``RotationSequence/coreMotion``), in the order yaw, pitch, roll.
+    @inlinable
+    public var eulerAngles: EulerAngles<Scalar> {
+        EulerAngles(quaternion, sequence: .coreMotion)
+    }
+
+    /// Rotation about the device's Y axis, radians in (−π, π].
+    @inlinable
+    public var roll: Scalar { eulerAngles.angles[2] }
+
+    /// Rotation about the device's X axis, radians in [−π/2, π/2].
+    @inlinable
+    public var pitch: Scalar { eulerAngles.angles[1] }
+
+    /// Rotation about the Z axis, radians in (−π, π].
+    @inlinable
+    public var yaw: Scalar { eulerAngles.angles[0] }
+
+    /// Gravity in the device frame, in g, with Core Motion's sign: (0, 0, −1) lying flat, face up.
+    @inlinable
+    public var gravity: SIMD3<Scalar> {
+        quaternion.inverseAct(on: SIMD3(0, 0, -1))
+    }
+
+    /// Makes this attitude relative to `reference`: afterwards it is the rotation from this device
+    /// frame to the device frame `reference` describes (`q ← q_ref* ⊗ q`).
+    ///
+    /// As in Core Motion, save the attitude at some moment and call this on later attitudes to get
+    /// the change since then; an attitude made relative to itself is the identity.
+    @inlinable
+    public mutating func multiply(byInverseOf reference: Attitude) {
+        unitQuaternion = (reference.quaternion.conjugate * quaternion).normalized()
+    }
+
+    /// The attitude relative to `reference`; see ``multiply(byInverseOf:)``.
+    @inlinable
+    public func multiplied(byInverseOf reference: Attitude) -> Attitude {
+        var copy = self
+        copy.multiply(byInverseOf: reference)
+        return copy
+    }
+}
+
+extension Attitude: Equatable, Hashable, Sendable {}
+
+extension Attitude: Codable {
+    @usableFromInline
+    enum CodingKeys: String, CodingKey { case quaternion }
+
+    /// Encodes as `{"quaternion": {"w": …, "x": …, "y": …, "z": …}}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(quaternion, forKey: .quaternion)
+    }
+
+    /// Decodes and normalizes; a zero or non-finite quaternion is a decoding error.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let q = try container.decode(Quaternion<Scalar>.self, forKey: .quaternion)
+        do {
+            try self.init(quaternion: q)
+        } catch {
+            throw DecodingError.dataCorruptedError(
+                forKey: .quaternion, in: container, debugDescription: error.description)
+        }
+    }
+}
+
+extension Attitude: CustomStringConvertible {
+    /// Roll, pitch and yaw in degrees and the quaternion.
+    public var description: String {
+        let degrees = 180 / Scalar.pi
+        return
+            "Attitude(roll: \(roll * degrees)°, pitch: \(pitch * degrees)°, yaw: \(yaw * degrees)°, \(quaternion))"
+    }
+}

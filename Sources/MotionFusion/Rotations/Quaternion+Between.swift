@@ -1,0 +1,42 @@
+import RealModule
+
+extension Quaternion {
+    /// The shortest-arc rotation that turns the direction of `from` into the direction of `to`:
+    /// `q.act(on: from / |from|) == to / |to|`.
+    ///
+    /// The vectors need not be unit length. The angle comes from `atan2(|a × b|, a · b)` and the axis
+    /// from `a × b`, which stays accurate for nearly parallel and nearly opposite vectors. When the
+    /// vectors are exactly opposite, every axis perpendicular to them is shortest; the rotation is
+    /// then 180° about the axis perpendicular to `from` built from the coordinate axis least
+    /// aligned with it.
+    ///
+    /// - Throws: ``RotationError/zeroLengthVector`` if either vector has zero length,
+    ///   ``RotationError/nonFiniteInput`` if either has a NaN or infinite component.
+    @inlinable
+    public static func rotation(
+        from: SIMD3<Scalar>, to: SIMD3<Scalar>
+    ) throws(RotationError) -> Quaternion {
+        guard from.x.isFinite, from.y.isFinite, from.z.isFinite,
+            to.x.isFinite, to.y.isFinite, to.z.isFinite
+        else { throw .nonFiniteInput }
+        let fromLength = from.lengthOfVector
+        let toLength = to.lengthOfVector
+        guard fromLength.isNormal, toLength.isNormal else { throw .zeroLengthVector }
+        let a = from / fromLength
+        let b = to / toLength
+        let cross = a.crossProduct(b)
+        let sine = cross.lengthOfVector
+        let cosine = a.dotProduct(b)
+        if sine > 0 {
+            let half = Scalar.atan2(y: sine, x: cosine) / 2
+            return Quaternion(real: Scalar.cos(half), imaginary: cross * (Scalar.sin(half) / sine))
+        }
+        if cosine > 0 { return .identity }
+        // Exactly opposite: 180° about an axis perpendicular to `a`.
+        let m = SIMD3(abs(a.x), abs(a.y), abs(a.z))
+        let helper: SIMD3<Scalar> =
+            m.x <= m.y && m.x <= m.z ? SIMD3(1, 0, 0) : (m.y <= m.z ? SIMD3(0, 1, 0) : SIMD3(0, 0, 1))
+        let axis = a.crossProduct(helper)
+        return Quaternion(real: 0, imaginary: axis / axis.lengthOfVector)
+    }
+}
