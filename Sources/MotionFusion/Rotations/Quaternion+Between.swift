@@ -5,7 +5,8 @@ extension Quaternion {
     /// `q.act(on: from / |from|) == to / |to|`.
     ///
     /// The vectors need not be unit length. The angle comes from `atan2(|a × b|, a · b)` and the axis
-    /// from `a × b`, which stays accurate for nearly parallel and nearly opposite vectors. When the
+    /// from `a × b` (made exactly perpendicular to `a` again, which matters for nearly opposite vectors,
+    /// where the cross product is mostly rounding). When the
     /// vectors are exactly opposite, every axis perpendicular to them is shortest; the rotation is
     /// then 180° about the axis perpendicular to `from` built from the coordinate axis least
     /// aligned with it.
@@ -25,11 +26,16 @@ extension Quaternion {
         let a = from / fromLength
         let b = to / toLength
         let cross = a.crossProduct(b)
-        let sine = cross.lengthOfVector
         let cosine = a.dotProduct(b)
-        if sine > 0 {
-            let half = Scalar.atan2(y: sine, x: cosine) / 2
-            return Quaternion(real: Scalar.cos(half), imaginary: cross * (Scalar.sin(half) / sine))
+        if cross != .zero {
+            // a × b is perpendicular to a in exact arithmetic; for nearly opposite vectors its rounding
+            // error is as large as itself, so project the rounding out again.
+            let axis = cross - a * a.dotProduct(cross)
+            let axisLength = axis.lengthOfVector
+            if axisLength > 0 {
+                let half = Scalar.atan2(y: cross.lengthOfVector, x: cosine) / 2
+                return Quaternion(real: Scalar.cos(half), imaginary: axis * (Scalar.sin(half) / axisLength))
+            }
         }
         if cosine > 0 { return .identity }
         // Exactly opposite: 180° about an axis perpendicular to `a`.
