@@ -16,6 +16,8 @@ extension Quaternion {
     ///   ``EstimationError/invalidWeight(index:)``, and ``EstimationError/notUnique(reason:)``
     ///   when the two largest eigenvalues of M are within `0.01·√ulp·Σwᵢ` (for example two rotations
     ///   180° apart with equal weights: every point between them is as good).
+    @_specialize(where Scalar == Double)
+    @_specialize(where Scalar == Float)
     public static func average(
         _ quaternions: [Quaternion], weights: [Scalar]? = nil
     ) throws(EstimationError) -> Quaternion {

@@ -44,6 +44,8 @@ public enum Wahba {
     ///   ``EstimationError/notUnique(reason:)`` when the pairs do not determine the rotation
     ///   (all vectors parallel, or zero): the second-largest eigenvalue of K is within
     ///   `0.01·√ulp` (relative to Σ wᵢ|aᵢ||bᵢ|) of the largest.
+    @_specialize(where Scalar == Double)
+    @_specialize(where Scalar == Float)
     public static func solve<Scalar: FusionScalar>(
         reference: [SIMD3<Scalar>], observed: [SIMD3<Scalar>], weights: [Scalar]? = nil,
         method: WahbaMethod = .davenport
@@ -128,6 +130,7 @@ public enum Wahba {
 }
 
 /// The rotation nearest a 3 × 3 matrix (orthogonal Procrustes), through LAPACK's SVD.
+@usableFromInline
 enum NearestRotation {
     /// The rotation R maximizing tr(Rᵀ B) for row-major `b`; throws when it is not unique, that is
     /// when s₂ + d·s₃ ≤ `tolerance` (Markley's condition: the second-largest eigenvalue gap of K).
@@ -153,6 +156,9 @@ enum NearestRotation {
     }
 
     /// The nearest rotation of any finite matrix, or nil where it is not unique or LAPACK fails.
+    @usableFromInline
+    @_specialize(where Scalar == Double)
+    @_specialize(where Scalar == Float)
     static func ofMatrix<Scalar: FusionScalar>(_ m: RotationMatrix<Scalar>) -> RotationMatrix<Scalar>? {
         let d = RotationMatrix<Double>(m)
         let (r0, r1, r2) = d.rows

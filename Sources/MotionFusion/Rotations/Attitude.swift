@@ -61,7 +61,7 @@ public struct Attitude<Scalar: FusionScalar> {
         EulerAngles(quaternion, sequence: .coreMotion)
     }
 
-    /// Rotation about the device's Y axis, radians in (−π, π].
+    /// Rotation about the device's Y axis, radians in [−π, π].
     @inlinable
     public var roll: Scalar { eulerAngles.angles[2] }
 
@@ -69,7 +69,7 @@ public struct Attitude<Scalar: FusionScalar> {
     @inlinable
     public var pitch: Scalar { eulerAngles.angles[1] }
 
-    /// Rotation about the Z axis, radians in (−π, π].
+    /// Rotation about the Z axis, radians in [−π, π].
     @inlinable
     public var yaw: Scalar { eulerAngles.angles[0] }
 

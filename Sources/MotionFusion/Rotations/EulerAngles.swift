@@ -7,7 +7,7 @@ import RealModule
 /// aerospace sequence, the angles are yaw, pitch and roll.
 ///
 /// ## Ranges and gimbal lock
-/// Angles extracted from a rotation (``init(_:sequence:)``) lie in (−π, π] for the first and third
+/// Angles extracted from a rotation (``init(_:sequence:)``) lie in [−π, π] (as SciPy, −π is not folded to π) for the first and third
 /// angle, [−π/2, π/2] for the middle angle of a Tait–Bryan sequence and [0, π] for a proper Euler
 /// sequence. At gimbal lock (middle angle within ``FusionScalar/gimbalLockThreshold`` of ±π/2 for
 /// Tait–Bryan, of 0 or π for proper Euler) only the sum or difference of the first and third

@@ -137,6 +137,7 @@ extension RotationMatrix {
     /// convergence) the nearest rotation comes from a LAPACK singular value decomposition
     /// `R = U diag(1, 1, det(U Vᵀ)) Vᵀ`. Recovery: a matrix with a NaN or infinite element, or of
     /// rank below 2 (no unique nearest rotation), returns ``identity``.
+    @inlinable
     public func orthonormalized() -> RotationMatrix {
         guard isFinite else { return .identity }
         if determinant > 0 {
