@@ -56,6 +56,9 @@ public struct Attitude<Scalar: FusionScalar> {
     }
 
     /// The Core Motion Euler angles (``RotationSequence/coreMotion``), in the order yaw, pitch, roll.
+    ///
+    /// ``roll``, ``pitch`` and ``yaw`` each extract all three angles; read this property once when
+    /// you need more than one of them.
     @inlinable
     public var eulerAngles: EulerAngles<Scalar> {
         EulerAngles(quaternion, sequence: .coreMotion)
