@@ -1,0 +1,200 @@
+/// Why a batch could not be processed.
+public enum FusionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The input arrays (or the output buffer) differ in length.
+    case lengthMismatch(expected: Int, found: Int, what: String)
+
+    public var description: String {
+        switch self {
+        case .lengthMismatch(let expected, let found, let what):
+            "\(what) has \(found) elements, expected \(expected)"
+        }
+    }
+}
+
+/// Runs an ``AttitudeFilter`` on timestamped samples: sample periods from timestamps
+/// (``SampleClock``), optional gyroscope bias estimation (``GyroscopeBiasEstimator``), sensor
+/// range checks, and the derived outputs (``FusionOutput``). Streaming with ``update(timestamp:gyroscope:accelerometer:magnetometer:)``
+/// (no allocation), or batch with ``process(timestamps:gyroscope:accelerometer:magnetometer:into:)``.
+///
+/// Per sample: the clock turns the timestamp into `dt`; the bias estimator (if any) sees the raw
+/// gyroscope and its bias is subtracted before the filter; an accelerometer component at or beyond
+/// ``Settings-swift.struct/accelerometerRange`` is treated as saturated and the accelerometer is not
+/// used that step; then the filter updates. The first sample with a usable accelerometer initializes
+/// the filter (tilt, and heading when a magnetometer is given); until then outputs carry the
+/// ``FusionFlags/notInitialized`` flag and the identity attitude.
+@frozen
+public struct FusionStream<Filter: AttitudeFilter>: Sendable {
+    public typealias Scalar = Filter.Scalar
+
+    /// Sensor ranges and the gravity used for the derived outputs.
+    public struct Settings: Sendable, Hashable, Codable {
+        /// Magnitude of gravity for ``FusionOutput/gravity``, m/s². Default 9.80665.
+        public var gravityMagnitude: Scalar
+        /// Gyroscope full-scale range, rad/s; a component at or beyond it sets
+        /// ``FusionFlags/gyroscopeSaturated`` (the sample is still integrated: it is the best
+        /// information there is). Default nil: unknown.
+        public var gyroscopeRange: Scalar?
+        /// Accelerometer full-scale range, m/s²; a component at or beyond it makes the step skip the
+        /// accelerometer correction. Default nil: unknown.
+        public var accelerometerRange: Scalar?
+
+        /// Settings; defaults as stated on each property.
+        public init(
+            gravityMagnitude: Scalar = 9.80665, gyroscopeRange: Scalar? = nil,
+            accelerometerRange: Scalar? = nil
+        ) {
+            self.gravityMagnitude = gravityMagnitude
+            self.gyroscopeRange = gyroscopeRange
+            self.accelerometerRange = accelerometerRange
+        }
+    }
+
+    /// The filter, with its own state and settings.
+    public var filter: Filter
+    /// The timestamp handling.
+    public var clock: SampleClock
+    /// The bias estimator, or nil to leave bias to the filter alone.
+    public var biasEstimator: GyroscopeBiasEstimator<Scalar>?
+    /// Ranges and gravity.
+    public var settings: Settings
+
+    /// A stream around a filter.
+    @inlinable
+    public init(
+        filter: Filter, clock: SampleClock = SampleClock(),
+        biasEstimator: GyroscopeBiasEstimator<Scalar>? = nil, settings: Settings = Settings()
+    ) {
+        self.filter = filter
+        self.clock = clock
+        self.biasEstimator = biasEstimator
+        self.settings = settings
+    }
+
+    /// Processes one sample: gyroscope rad/s, accelerometer (specific force) m/s², magnetometer µT
+    /// or nil for 6D, timestamp in seconds.
+    @inlinable
+    public mutating func update(
+        timestamp: Double, gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>,
+        magnetometer: SIMD3<Scalar>? = nil
+    ) -> FusionOutput<Scalar> {
+        let (step, event) = clock.step(to: timestamp)
+        let dt = Scalar(step)
+        var flags: FusionFlags = []
+        switch event {
+        case .regular, .first: break
+        case .repeated: flags.insert(.timestampRepeated)
+        case .backward: flags.insert(.timestampBackward)
+        case .gap: flags.insert(.timestampGap)
+        case .invalid: flags.insert(.timestampInvalid)
+        }
+        if !SensorCheck.isFinite(gyroscope) { flags.insert(.gyroscopeInvalid) }
+        if let range = settings.gyroscopeRange, SensorCheck.largestMagnitude(gyroscope) >= range {
+            flags.insert(.gyroscopeSaturated)
+        }
+        var acc = accelerometer
+        if let range = settings.accelerometerRange, SensorCheck.largestMagnitude(accelerometer) >= range {
+            flags.insert(.accelerometerSaturated)
+            acc = .zero  // no usable direction: the filter skips its correction
+        }
+        var rate = gyroscope
+        var externalBias = SIMD3<Scalar>.zero
+        if var estimator = biasEstimator {
+            externalBias = estimator.update(gyroscope: gyroscope, accelerometer: acc, dt: dt)
+            if estimator.isResting { flags.insert(.restDetected) }
+            biasEstimator = estimator
+            rate -= externalBias
+        }
+        filter.update(gyroscope: rate, accelerometer: acc, magnetometer: magnetometer, dt: dt)
+        if !filter.isInitialized { flags.insert(.notInitialized) }
+        if filter.isInitialized && SensorCheck.direction(acc) != nil && dt > 0
+            && !flags.contains(.gyroscopeInvalid)
+        {
+            flags.insert(.accelerometerUsed)
+            if let magnetometer, SensorCheck.direction(magnetometer) != nil {
+                flags.insert(.magnetometerUsed)
+            }
+        }
+        let q = filter.quaternion
+        let gravity = q.inverseAct(on: filter.frame.up(Scalar.self) * -settings.gravityMagnitude)
+        let linear = SensorCheck.isFinite(accelerometer) ? accelerometer + gravity : .zero
+        return FusionOutput(
+            timestamp: timestamp, quaternion: q, gyroscopeBias: externalBias + filter.gyroscopeBias,
+            gravity: gravity, linearAcceleration: linear, earthLinearAcceleration: q.act(on: linear),
+            flags: flags)
+    }
+
+    /// Processes a recording from contiguous buffers into a preallocated output buffer; allocates
+    /// nothing. `magnetometer` nil means 6D.
+    ///
+    /// - Throws: ``FusionError/lengthMismatch(expected:found:what:)`` when the buffers differ in
+    ///   length; nothing is processed then.
+    @inlinable
+    public mutating func process(
+        timestamps: UnsafeBufferPointer<Double>, gyroscope: UnsafeBufferPointer<SIMD3<Scalar>>,
+        accelerometer: UnsafeBufferPointer<SIMD3<Scalar>>,
+        magnetometer: UnsafeBufferPointer<SIMD3<Scalar>>?,
+        into output: UnsafeMutableBufferPointer<FusionOutput<Scalar>>
+    ) throws(FusionError) {
+        let n = timestamps.count
+        guard gyroscope.count == n else {
+            throw .lengthMismatch(expected: n, found: gyroscope.count, what: "gyroscope")
+        }
+        guard accelerometer.count == n else {
+            throw .lengthMismatch(expected: n, found: accelerometer.count, what: "accelerometer")
+        }
+        if let magnetometer, magnetometer.count != n {
+            throw .lengthMismatch(expected: n, found: magnetometer.count, what: "magnetometer")
+        }
+        guard output.count >= n else {
+            throw .lengthMismatch(expected: n, found: output.count, what: "output buffer")
+        }
+        for i in 0..<n {
+            output[i] = update(
+                timestamp: timestamps[i], gyroscope: gyroscope[i], accelerometer: accelerometer[i],
+                magnetometer: magnetometer?[i])
+        }
+    }
+
+    /// Processes a recording held in arrays and returns one output per sample.
+    ///
+    /// - Throws: ``FusionError/lengthMismatch(expected:found:what:)`` when the arrays differ in length.
+    @inlinable
+    public mutating func process(
+        timestamps: [Double], gyroscope: [SIMD3<Scalar>], accelerometer: [SIMD3<Scalar>],
+        magnetometer: [SIMD3<Scalar>]? = nil
+    ) throws(FusionError) -> [FusionOutput<Scalar>] {
+        let n = timestamps.count
+        var result = [FusionOutput<Scalar>]()
+        result.reserveCapacity(n)
+        var failure: FusionError?
+        let zero = FusionOutput<Scalar>(
+            timestamp: 0, quaternion: .identity, gyroscopeBias: .zero, gravity: .zero,
+            linearAcceleration: .zero, earthLinearAcceleration: .zero, flags: [])
+        result = [FusionOutput<Scalar>](repeating: zero, count: n)
+        timestamps.withUnsafeBufferPointer { t in
+            gyroscope.withUnsafeBufferPointer { g in
+                accelerometer.withUnsafeBufferPointer { a in
+                    result.withUnsafeMutableBufferPointer { out in
+                        do throws(FusionError) {
+                            if let magnetometer {
+                                try magnetometer.withUnsafeBufferPointer { m throws(FusionError) in
+                                    try process(
+                                        timestamps: t, gyroscope: g, accelerometer: a, magnetometer: m,
+                                        into: out)
+                                }
+                            } else {
+                                try process(
+                                    timestamps: t, gyroscope: g, accelerometer: a, magnetometer: nil,
+                                    into: out)
+                            }
+                        } catch {
+                            failure = error
+                        }
+                    }
+                }
+            }
+        }
+        if let failure { throw failure }
+        return result
+    }
+}

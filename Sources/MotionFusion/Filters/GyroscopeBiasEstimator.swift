@@ -1,0 +1,144 @@
+import RealModule
+
+/// Estimates the gyroscope's bias from rest: usable in front of any filter.
+///
+/// Rest is detected when, for at least ``Settings-swift.struct/minimumDuration`` seconds, the
+/// gyroscope and the accelerometer both stay close to their own low-pass filtered values (the
+/// sensor is not moving; a constant bias does not disturb this test) and the low-passed rate is
+/// below ``Settings-swift.struct/maximumBias`` (a steady rotation is not mistaken for a bias).
+/// During rest the bias is the average of the gyroscope, with a memory of
+/// ``Settings-swift.struct/averagingTimeConstant`` seconds so that it follows slow drift; between
+/// rests it is held. Every constant is in seconds, so the behaviour does not depend on the sample rate.
+///
+/// Bad input: a sample with a NaN or infinite gyroscope or accelerometer component, or `dt ≤ 0`,
+/// is ignored and ends a rest in progress.
+@frozen
+public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
+    /// Thresholds and time constants.
+    public struct Settings: Sendable, Hashable, Codable {
+        /// Largest deviation of the gyroscope from its low-pass value at rest, rad/s. Default 2°/s.
+        public var gyroscopeThreshold: Scalar
+        /// Largest deviation of the accelerometer from its low-pass value at rest, m/s². Default 0.5.
+        public var accelerometerThreshold: Scalar
+        /// How long the conditions must hold before rest is declared, s. Default 1.5.
+        public var minimumDuration: Scalar
+        /// Time constant of the low-pass filters the deviations are measured against, s. Default 0.5.
+        public var lowPassTimeConstant: Scalar
+        /// Memory of the bias average during rest, s. Default 10.
+        public var averagingTimeConstant: Scalar
+        /// A low-passed rate above this is motion, not bias, rad/s. Default 5°/s.
+        public var maximumBias: Scalar
+
+        /// Settings; every default is stated on its property.
+        public init(
+            gyroscopeThreshold: Scalar = 2 * .pi / 180, accelerometerThreshold: Scalar = 0.5,
+            minimumDuration: Scalar = 1.5, lowPassTimeConstant: Scalar = 0.5,
+            averagingTimeConstant: Scalar = 10, maximumBias: Scalar = 5 * .pi / 180
+        ) {
+            self.gyroscopeThreshold = gyroscopeThreshold
+            self.accelerometerThreshold = accelerometerThreshold
+            self.minimumDuration = minimumDuration
+            self.lowPassTimeConstant = lowPassTimeConstant
+            self.averagingTimeConstant = averagingTimeConstant
+            self.maximumBias = maximumBias
+        }
+    }
+
+    /// The settings; they may be changed between updates.
+    public var settings: Settings
+    @usableFromInline var gyroLowPass: SIMD3<Scalar>
+    @usableFromInline var accelLowPass: SIMD3<Scalar>
+    @usableFromInline var hasLowPass: Bool
+    @usableFromInline var candidateTime: Scalar
+    @usableFromInline var restTime: Scalar
+    @usableFromInline var estimate: SIMD3<Scalar>
+    @usableFromInline var squaredSpread: SIMD3<Scalar>
+    @usableFromInline var samplesAtRest: Int
+    @usableFromInline var lastWeight: Scalar
+
+    /// An estimator with no bias known yet.
+    @inlinable
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        gyroLowPass = .zero
+        accelLowPass = .zero
+        hasLowPass = false
+        candidateTime = 0
+        restTime = 0
+        estimate = .zero
+        squaredSpread = .zero
+        samplesAtRest = 0
+        lastWeight = 1
+    }
+
+    /// The bias estimate, rad/s (zero until the first rest).
+    @inlinable public var bias: SIMD3<Scalar> { estimate }
+    /// True while rest is detected.
+    @inlinable public var isResting: Bool { restTime > 0 }
+    /// How long the current rest has lasted, s (0 when moving).
+    @inlinable public var restDuration: Scalar { restTime }
+    /// The standard error of the bias estimate per axis, rad/s: the spread of the gyroscope at rest
+    /// over the square root of the number of samples the average remembers; nil before the first
+    /// rest of at least two samples.
+    @inlinable public var biasUncertainty: SIMD3<Scalar>? {
+        guard samplesAtRest >= 2 else { return nil }
+        let v = squaredSpread * lastWeight
+        return SIMD3(v.x.squareRoot(), v.y.squareRoot(), v.z.squareRoot())
+    }
+
+    /// Sets the bias (for example from a calibration) without waiting for rest.
+    @inlinable
+    public mutating func setBias(_ bias: SIMD3<Scalar>) {
+        estimate = bias
+    }
+
+    /// Feeds one sample (gyroscope in rad/s, accelerometer in m/s², `dt` in s); returns the bias.
+    @inlinable @discardableResult
+    public mutating func update(
+        gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, dt: Scalar
+    ) -> SIMD3<Scalar> {
+        guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope), SensorCheck.isFinite(accelerometer)
+        else {
+            candidateTime = 0
+            restTime = 0
+            return estimate
+        }
+        guard hasLowPass else {
+            gyroLowPass = gyroscope
+            accelLowPass = accelerometer
+            hasLowPass = true
+            return estimate
+        }
+        let k = -Scalar.expMinusOne(-dt / settings.lowPassTimeConstant)  // 1 − e^(−dt/τ)
+        gyroLowPass += (gyroscope - gyroLowPass) * k
+        accelLowPass += (accelerometer - accelLowPass) * k
+        let gyroDeviation = (gyroscope - gyroLowPass).lengthOfVector
+        let accelDeviation = (accelerometer - accelLowPass).lengthOfVector
+        let still =
+            gyroDeviation < settings.gyroscopeThreshold
+            && accelDeviation < settings.accelerometerThreshold
+            && gyroLowPass.lengthOfVector < settings.maximumBias
+        guard still else {
+            candidateTime = 0
+            restTime = 0
+            return estimate
+        }
+        candidateTime += dt
+        guard candidateTime >= settings.minimumDuration else { return estimate }
+        if restTime == 0 {
+            // A new rest: restart the average from the low-passed rate over the last seconds.
+            estimate = gyroLowPass
+            squaredSpread = .zero
+            samplesAtRest = 0
+        }
+        restTime += dt
+        samplesAtRest += 1
+        let weight = max(1 / Scalar(samplesAtRest), -Scalar.expMinusOne(-dt / settings.averagingTimeConstant))
+        lastWeight = weight
+        let difference = gyroscope - estimate
+        estimate += difference * weight
+        // Exponentially weighted variance of the rate around the estimate.
+        squaredSpread += (difference * difference * (1 - weight) - squaredSpread) * weight
+        return estimate
+    }
+}

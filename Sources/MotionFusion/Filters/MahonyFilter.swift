@@ -1,0 +1,123 @@
+/// Mahony's explicit complementary filter: a proportional-integral correction of the gyroscope rate
+/// toward the directions of gravity and the magnetic field; the integral term is the gyroscope bias
+/// estimate.
+///
+/// R. Mahony, T. Hamel and J.-M. Pflimlin, "Nonlinear Complementary Filters on the Special
+/// Orthogonal Group", IEEE Transactions on Automatic Control 53(5), 2008. Per step, with the attitude
+/// `q` (sensor → NWU internally):
+/// 1. the predicted gravity direction in the sensor frame `v_a = q* ⊗ (0, 0, 1) ⊗ q` and the error
+///    `e = â × v_a`;
+/// 2. in 9D, the field rotated to earth `h = q ⊗ m̂ ⊗ q*`, its reference with the horizontal part put on
+///    north `(√(h_x² + h_y²), 0, h_z)`, seen from the sensor as `v_m`, and `e ← e + m̂ × v_m` (heading
+///    only, the dip angle is taken from the measurement);
+/// 3. the bias (integral) `b ← b − K_i e Δt`, then the corrected rate `Ω = ω − b + K_p e`;
+/// 4. `q ← normalize(q + ½ q ⊗ (0, Ω) Δt)`.
+///
+/// This is the update of the `ahrs` Python package (which writes the magnetic reference with north
+/// on +y, its ENU frame — the same filter in a rotated frame), and the tests match it sample by
+/// sample. Deliberate differences: when the accelerometer is unusable the bias estimate is still
+/// subtracted (`ahrs` integrates the raw rate then), and a gyroscope reading of exactly zero is
+/// integrated and corrected (`ahrs` returns the attitude unchanged).
+@frozen
+public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
+    /// Mahony's gains.
+    public struct Settings: Sendable, Hashable, Codable {
+        /// K_p, 1/s (rad/s of correction per unit of direction error). Default 1.
+        public var kp: Scalar
+        /// K_i, 1/s² (rad/s of bias per unit of error and second). 0 turns the integral (bias) off.
+        /// Default 0.3.
+        public var ki: Scalar
+        /// The earth frame of the output attitude. Default ENU.
+        public var frame: EarthFrame
+
+        /// Settings with the given gains and frame.
+        public init(kp: Scalar = 1, ki: Scalar = 0.3, frame: EarthFrame = .enu) {
+            self.kp = kp
+            self.ki = ki
+            self.frame = frame
+        }
+    }
+
+    /// The gains; they may be changed between updates.
+    public var settings: Settings
+    @usableFromInline var q: Quaternion<Scalar>
+    @usableFromInline var bias: SIMD3<Scalar>
+    @usableFromInline var initialized: Bool
+    @usableFromInline var lastError: SIMD3<Scalar>
+
+    /// A filter that initializes itself from its first usable accelerometer sample.
+    @inlinable
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        q = .identity
+        bias = .zero
+        initialized = false
+        lastError = .zero
+    }
+
+    @inlinable public var frame: EarthFrame { settings.frame }
+    /// The attitude, sensor → ``frame``.
+    @inlinable public var quaternion: Quaternion<Scalar> { settings.frame.fromNWU() * q }
+    /// The attitude, sensor → NWU.
+    @inlinable public var nwuQuaternion: Quaternion<Scalar> { q }
+    /// The integral term `b`: the gyroscope bias estimate, rad/s.
+    @inlinable public var gyroscopeBias: SIMD3<Scalar> { bias }
+    @inlinable public var isInitialized: Bool { initialized }
+    /// The error vector `e` of the last step (sensor frame; its length is about the sine of the
+    /// direction error, up to 2 in 9D). Zero when no correction was possible.
+    @inlinable public var errorVector: SIMD3<Scalar> { lastError }
+
+    @inlinable
+    public mutating func reset(to attitude: Quaternion<Scalar>) {
+        q = (settings.frame.fromNWU(Scalar.self).conjugate * attitude).normalized()
+        initialized = true
+    }
+
+    /// Sets the bias (integral) state, rad/s.
+    @inlinable
+    public mutating func setGyroscopeBias(_ value: SIMD3<Scalar>) {
+        bias = value
+    }
+
+    @inlinable @discardableResult
+    public mutating func initialize(
+        accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
+    ) -> Bool {
+        guard let start = AttitudeInitializer.nwu(accelerometer: accelerometer, magnetometer: magnetometer)
+        else { return false }
+        q = start
+        initialized = true
+        return true
+    }
+
+    @inlinable
+    public mutating func update(
+        gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?,
+        dt: Scalar
+    ) {
+        guard initialized else {
+            initialize(accelerometer: accelerometer, magnetometer: magnetometer)
+            return
+        }
+        lastError = .zero
+        guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
+        var rate = gyroscope
+        if let a = SensorCheck.direction(accelerometer) {
+            let predictedUp = q.inverseAct(on: SIMD3(0, 0, 1))
+            var e = a.crossProduct(predictedUp)
+            if let magnetometer, let m = SensorCheck.direction(magnetometer) {
+                let h = q.act(on: m)
+                let reference = SIMD3((h.x * h.x + h.y * h.y).squareRoot(), 0, h.z)
+                if let predictedField = SensorCheck.direction(q.inverseAct(on: reference)) {
+                    e += m.crossProduct(predictedField)
+                }
+            }
+            lastError = e
+            bias -= e * (settings.ki * dt)
+            rate += e * settings.kp
+        }
+        rate -= bias
+        let qDot = (q * Quaternion(real: 0, imaginary: rate)).components * 0.5
+        q = Quaternion(components: q.components + qDot * dt).normalized()
+    }
+}

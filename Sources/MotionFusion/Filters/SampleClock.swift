@@ -1,0 +1,95 @@
+/// What the clock made of a sample's timestamp.
+public enum TimestampEvent: UInt8, Sendable, Hashable, Codable {
+    /// An ordinary step: `dt` is the difference to the previous timestamp.
+    case regular
+    /// The first sample: there is no previous one, `dt` is 0.
+    case first
+    /// The same timestamp as the previous sample: `dt` is 0, the filter does not integrate.
+    case repeated
+    /// Earlier than the previous sample: `dt` is 0 and the clock restarts from this timestamp.
+    case backward
+    /// Later than the previous sample by more than the maximum gap: the step uses the typical sample
+    /// period instead of the gap, and the clock continues from this timestamp.
+    case gap
+    /// A NaN or infinite timestamp: `dt` is 0 and the clock keeps its previous time.
+    case invalid
+}
+
+/// Turns timestamps into sample periods, with documented handling of bad clocks.
+///
+/// Timestamps are `Double` seconds on the source's clock (at 100 Hz a `Float` clock would lose
+/// sub-millisecond resolution after a day). Rules, per sample:
+/// - first sample: `dt = 0` (``TimestampEvent/first``);
+/// - `t` equal to the previous timestamp: `dt = 0` (``TimestampEvent/repeated``): the filters change
+///   nothing, the attitude is held, and the sample still gets its output row;
+/// - `t` earlier than the previous timestamp: `dt = 0` and the clock restarts at `t`
+///   (``TimestampEvent/backward``), so that one bad stamp does not freeze the rest of the stream;
+/// - a step longer than ``maximumGap``: `dt` is the typical period (an average of the regular steps so
+///   far, or ``nominalPeriod`` before there is one) (``TimestampEvent/gap``): the motion during a gap
+///   is unknown, and integrating a stale rate over it would be a guess;
+/// - a NaN or infinite timestamp: `dt = 0`, the clock keeps its time (``TimestampEvent/invalid``).
+@frozen
+public struct SampleClock: Sendable, Hashable, Codable {
+    /// Steps longer than this (seconds) are treated as gaps. Default 1 s.
+    public var maximumGap: Double
+    /// The period used for a gap before any regular step has been seen (seconds). Default 0.01 s.
+    public var nominalPeriod: Double
+    @usableFromInline var last: Double?
+    @usableFromInline var typical: Double?
+    @usableFromInline var counts: SIMD4<Int>
+
+    /// The previous accepted timestamp.
+    public var lastTimestamp: Double? { last }
+    /// The running average of regular steps (seconds), or nil before the first one.
+    public var typicalPeriod: Double? { typical }
+    /// How many samples had a repeated timestamp.
+    public var repeatedCount: Int { counts[0] }
+    /// How many samples had a timestamp earlier than the previous one.
+    public var backwardCount: Int { counts[1] }
+    /// How many steps were longer than ``maximumGap``.
+    public var gapCount: Int { counts[2] }
+    /// How many samples had a NaN or infinite timestamp.
+    public var invalidCount: Int { counts[3] }
+
+    /// A clock with the given gap threshold and nominal period (seconds).
+    public init(maximumGap: Double = 1, nominalPeriod: Double = 0.01) {
+        self.maximumGap = maximumGap
+        self.nominalPeriod = nominalPeriod
+        counts = .zero
+    }
+
+    /// Accepts the next timestamp and returns the step to integrate over.
+    @inlinable
+    public mutating func step(to timestamp: Double) -> (dt: Double, event: TimestampEvent) {
+        guard timestamp.isFinite else {
+            counts[3] += 1
+            return (0, .invalid)
+        }
+        guard let previous = last else {
+            last = timestamp
+            return (0, .first)
+        }
+        let dt = timestamp - previous
+        if dt == 0 {
+            counts[0] += 1
+            return (0, .repeated)
+        }
+        last = timestamp
+        if dt < 0 {
+            counts[1] += 1
+            return (0, .backward)
+        }
+        if dt > maximumGap {
+            counts[2] += 1
+            return (typical ?? nominalPeriod, .gap)
+        }
+        // Exponential average with a 64-sample memory: follows slow clock drift, ignores jitter.
+        typical = typical.map { $0 + (dt - $0) / 64 } ?? dt
+        return (dt, .regular)
+    }
+
+    /// Forgets the previous timestamp (the next sample is a ``TimestampEvent/first``); keeps counts.
+    public mutating func restart() {
+        last = nil
+    }
+}
