@@ -105,8 +105,9 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
             rate -= externalBias
         }
         filter.update(gyroscope: rate, accelerometer: acc, magnetometer: magnetometer, dt: dt)
-        if !filter.isInitialized { flags.insert(.notInitialized) }
-        if filter.isInitialized && SensorCheck.direction(acc) != nil && dt > 0
+        let initialized = filter.isInitialized
+        if !initialized { flags.insert(.notInitialized) }
+        if initialized && SensorCheck.direction(acc) != nil && dt > 0
             && !flags.contains(.gyroscopeInvalid)
         {
             flags.insert(.accelerometerUsed)
@@ -114,7 +115,7 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
                 flags.insert(.magnetometerUsed)
             }
         }
-        let q = filter.quaternion
+        let q = initialized ? filter.quaternion : .identity
         let gravity = q.inverseAct(on: filter.frame.up(Scalar.self) * -settings.gravityMagnitude)
         let linear = SensorCheck.isFinite(accelerometer) ? accelerometer + gravity : .zero
         return FusionOutput(

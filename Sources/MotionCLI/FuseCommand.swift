@@ -1,0 +1,192 @@
+import ArgumentParser
+import Foundation
+import MotionFusion
+
+/// The filters `motion fuse` can run.
+enum FilterName: String, CaseIterable, ExpressibleByArgument {
+    case madgwick, mahony, complementary
+}
+
+/// The floating-point type `motion fuse` computes in.
+enum Precision: String, CaseIterable, ExpressibleByArgument {
+    case double, float
+}
+
+extension EarthFrame: ExpressibleByArgument {}
+extension GyroscopeUnit: ExpressibleByArgument {}
+extension AccelerometerUnit: ExpressibleByArgument {}
+extension MagnetometerUnit: ExpressibleByArgument {}
+
+/// `motion fuse`: runs a filter over a CSV recording and writes the attitude per row.
+struct FuseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fuse",
+        abstract: "Fuse a CSV recording into attitude (one output row per input row).",
+        discussion: """
+            INPUT is a CSV file whose header names t,gx,gy,gz,ax,ay,az and optionally mx,my,mz, in any
+            order (other columns are ignored): seconds, rad/s, m/s² (specific force) and µT unless the
+            unit options say otherwise. The sample period comes from t; repeated, backward and jumping
+            timestamps are handled as MotionFusion's SampleClock documents.
+
+            OUTPUT gets the header
+              t,qw,qx,qy,qz,bias_x,bias_y,bias_z,gravity_x,gravity_y,gravity_z,linear_x,linear_y,
+              linear_z,earth_linear_x,earth_linear_y,earth_linear_z,flags
+            with q sensor → earth (scalar first), bias in rad/s, gravity and linear acceleration in m/s²
+            (sensor frame, then earth frame), printed so that every number reads back exactly. The
+            output file appears only when the whole input was read; on malformed input the command
+            names the line and column and exits with status 1.
+
+            Without magnetometer columns (or with --no-magnetometer) the filter runs 6D.
+            """)
+
+    @Argument(help: "The input CSV file.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The output CSV file.")
+    var output: String
+
+    @Option(help: "The filter: \(FilterName.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var filter: FilterName = .madgwick
+
+    @Flag(help: "Ignore magnetometer columns (6D).")
+    var noMagnetometer = false
+
+    @Option(help: "Earth frame of the output: enu, nwu or ned.")
+    var frame: EarthFrame = .enu
+
+    @Option(help: "Madgwick β, rad/s.")
+    var beta: Double = 0.1
+
+    @Option(help: "Madgwick ζ (gyroscope bias drift gain), rad/s²; 0 turns it off.")
+    var zeta: Double = 0
+
+    @Option(help: "Mahony proportional gain Kp, 1/s.")
+    var kp: Double = 1
+
+    @Option(help: "Mahony integral gain Ki, 1/s²; the integral is the bias estimate.")
+    var ki: Double = 0.3
+
+    @Option(help: "Complementary filter: tilt correction time constant, s.")
+    var accelerometerTimeConstant: Double = 1
+
+    @Option(help: "Complementary filter: heading correction time constant, s.")
+    var magnetometerTimeConstant: Double = 2
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Estimate gyroscope bias at rest (GyroscopeBiasEstimator) in front of the filter.")
+    var restBias = false
+
+    @Option(help: "Gyroscope unit of the input: rad/s or deg/s.")
+    var gyroUnit: GyroscopeUnit = .radiansPerSecond
+
+    @Option(help: "Accelerometer unit of the input: m/s2 or g.")
+    var accelUnit: AccelerometerUnit = .metersPerSecondSquared
+
+    @Option(help: "Magnetometer unit of the input: uT, nT or gauss.")
+    var magUnit: MagnetometerUnit = .microtesla
+
+    @Option(help: "Steps longer than this many seconds are gaps (not integrated over).")
+    var maximumGap: Double = 1
+
+    @Option(help: "Compute in double or float.")
+    var precision: Precision = .double
+
+    func validate() throws {
+        for (name, value) in [
+            ("--beta", beta), ("--zeta", zeta), ("--kp", kp), ("--ki", ki),
+            ("--accelerometer-time-constant", accelerometerTimeConstant),
+            ("--magnetometer-time-constant", magnetometerTimeConstant), ("--maximum-gap", maximumGap),
+        ] where !(value.isFinite && value >= 0) {
+            throw ValidationError("\(name) must be a finite number ≥ 0, got \(value)")
+        }
+        if accelerometerTimeConstant == 0 || magnetometerTimeConstant == 0 || maximumGap == 0 {
+            throw ValidationError("time constants and --maximum-gap must be greater than 0")
+        }
+    }
+
+    func run() throws {
+        switch precision {
+        case .double: try run(Double.self)
+        case .float: try run(Float.self)
+        }
+    }
+
+    func run<S: FusionScalar>(_: S.Type) throws {
+        switch filter {
+        case .madgwick:
+            try fuse(MadgwickFilter<S>(settings: .init(beta: S(beta), zeta: S(zeta), frame: frame)))
+        case .mahony:
+            try fuse(MahonyFilter<S>(settings: .init(kp: S(kp), ki: S(ki), frame: frame)))
+        case .complementary:
+            try fuse(
+                ComplementaryFilter<S>(
+                    settings: .init(
+                        accelerometerTimeConstant: S(accelerometerTimeConstant),
+                        magnetometerTimeConstant: S(magnetometerTimeConstant), frame: frame)))
+        }
+    }
+
+    func fuse<F: AttitudeFilter>(_ filter: F) throws {
+        let progress = Progress(label: "fuse")
+        do throws(CSVError) {
+            let reader = try IMUCSVReader(
+                path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit,
+                magnetometerUnit: magUnit, useMagnetometer: !noMagnetometer)
+            let writer = try FusionCSVWriter(path: output)
+            var stream = FusionStream(
+                filter: filter, clock: SampleClock(maximumGap: maximumGap),
+                biasEstimator: restBias ? GyroscopeBiasEstimator() : nil)
+            var rows = 0
+            while let record = try reader.next() {
+                let result = stream.update(
+                    timestamp: record.timestamp, gyroscope: SIMD3<F.Scalar>(record.gyroscope),
+                    accelerometer: SIMD3<F.Scalar>(record.accelerometer),
+                    magnetometer: record.magnetometer.map(SIMD3<F.Scalar>.init))
+                writer.write(result)
+                rows += 1
+                if rows & 0xFFF == 0 {
+                    progress.report(rows: rows, bytes: reader.csv.bytesRead, of: reader.csv.fileSize)
+                }
+            }
+            try writer.finish()
+            progress.finish(rows: rows)
+        } catch {
+            throw CommandFailure("\(input): \(error)")
+        }
+    }
+}
+
+/// Progress on standard error, only for runs that take more than a second.
+final class Progress {
+    let label: String
+    let start = ContinuousClock.now
+    var lastReport: ContinuousClock.Instant
+    var reported = false
+
+    init(label: String) {
+        self.label = label
+        lastReport = start
+    }
+
+    func report(rows: Int, bytes: Int, of total: Int?) {
+        let now = ContinuousClock.now
+        guard now - lastReport >= .seconds(1) else { return }
+        lastReport = now
+        reported = true
+        let percent = total.map { $0 > 0 ? " \(100 * bytes / $0)%," : "" } ?? ""
+        FileHandle.standardError.write(Data("\(label):\(percent) \(rows) rows\n".utf8))
+    }
+
+    func finish(rows: Int) {
+        guard reported else { return }
+        let elapsed = ContinuousClock.now - start
+        FileHandle.standardError.write(Data("\(label): done, \(rows) rows in \(elapsed)\n".utf8))
+    }
+}
+
+/// A failure with a message for the user; exits with status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}

@@ -1,0 +1,36 @@
+/// Why a CSV file could not be read. Every case that concerns the content names the line (1-based,
+/// the header is line 1) and, where there is one, the column.
+public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case unreadable(path: String, reason: String)
+    /// The file has no header line.
+    case empty
+    /// A required column is not in the header.
+    case missingColumn(name: String)
+    /// A column name appears twice in the header (line 1).
+    case duplicateColumn(name: String, column: Int)
+    /// A line has a different number of fields than the header.
+    case wrongFieldCount(line: Int, expected: Int, found: Int)
+    /// A field that must hold a number does not.
+    case notANumber(line: Int, column: Int, name: String, text: String)
+    /// A line is longer than the reader accepts (a corrupt or binary file).
+    case lineTooLong(line: Int, limit: Int)
+    /// The header has columns but the file has no data line.
+    case noData
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+        case .empty: "line 1: the file is empty (no header)"
+        case .missingColumn(let name): "line 1: no column named '\(name)' in the header"
+        case .duplicateColumn(let name, let column):
+            "line 1, column \(column): '\(name)' appears more than once in the header"
+        case .wrongFieldCount(let line, let expected, let found):
+            "line \(line): \(found) fields, the header has \(expected)"
+        case .notANumber(let line, let column, let name, let text):
+            "line \(line), column \(column) (\(name)): '\(text)' is not a number"
+        case .lineTooLong(let line, let limit): "line \(line): longer than \(limit) bytes"
+        case .noData: "the file has a header but no data"
+        }
+    }
+}
