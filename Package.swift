@@ -38,6 +38,7 @@ let package = Package(
             name: "MotionFusionTests",
             dependencies: [
                 "MotionFusion",
+                "MotionCLI",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -45,7 +45,7 @@ struct FuseCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output CSV file.")
     var output: String
 
-    @Option(help: "The filter: \(FilterName.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "The filter: madgwick (the default: the most accurate on BROAD), mahony or complementary.")
     var filter: FilterName = .madgwick
 
     @Flag(help: "Ignore magnetometer columns (6D).")
@@ -64,7 +64,10 @@ struct FuseCommand: ParsableCommand {
     var kp: Double = 1
 
     @Option(help: "Mahony integral gain Ki, 1/s²; the integral is the bias estimate.")
-    var ki: Double = 0.3
+    var ki: Double = 0.01
+
+    @Option(help: "Mahony: largest bias the integral may reach, rad/s.")
+    var maximumBias: Double = 0.1
 
     @Option(help: "Complementary filter: tilt correction time constant, s.")
     var accelerometerTimeConstant: Double = 1
@@ -97,6 +100,7 @@ struct FuseCommand: ParsableCommand {
             ("--beta", beta), ("--zeta", zeta), ("--kp", kp), ("--ki", ki),
             ("--accelerometer-time-constant", accelerometerTimeConstant),
             ("--magnetometer-time-constant", magnetometerTimeConstant), ("--maximum-gap", maximumGap),
+            ("--maximum-bias", maximumBias),
         ] where !(value.isFinite && value >= 0) {
             throw ValidationError("\(name) must be a finite number ≥ 0, got \(value)")
         }
@@ -117,7 +121,7 @@ struct FuseCommand: ParsableCommand {
         case .madgwick:
             try fuse(MadgwickFilter<S>(settings: .init(beta: S(beta), zeta: S(zeta), frame: frame)))
         case .mahony:
-            try fuse(MahonyFilter<S>(settings: .init(kp: S(kp), ki: S(ki), frame: frame)))
+            try fuse(MahonyFilter<S>(settings: .init(kp: S(kp), ki: S(ki), maximumBias: S(maximumBias), frame: frame)))
         case .complementary:
             try fuse(
                 ComplementaryFilter<S>(

@@ -10,12 +10,13 @@
 /// 2. in 9D, the field rotated to earth `h = q ⊗ m̂ ⊗ q*`, its reference with the horizontal part put on
 ///    north `(√(h_x² + h_y²), 0, h_z)`, seen from the sensor as `v_m`, and `e ← e + m̂ × v_m` (heading
 ///    only, the dip angle is taken from the measurement);
-/// 3. the bias (integral) `b ← b − K_i e Δt`, then the corrected rate `Ω = ω − b + K_p e`;
+/// 3. the bias (integral) `b ← b − K_i e Δt`, limited to a length of
+///    ``Settings-swift.struct/maximumBias``, then the corrected rate `Ω = ω − b + K_p e`;
 /// 4. `q ← normalize(q + ½ q ⊗ (0, Ω) Δt)`.
 ///
 /// This is the update of the `ahrs` Python package (which writes the magnetic reference with north
 /// on +y, its ENU frame — the same filter in a rotated frame), and the tests match it sample by
-/// sample. Deliberate differences: when the accelerometer is unusable the bias estimate is still
+/// sample (with the bias bound removed). Deliberate differences: when the accelerometer is unusable the bias estimate is still
 /// subtracted (`ahrs` integrates the raw rate then), and a gyroscope reading of exactly zero is
 /// integrated and corrected (`ahrs` returns the attitude unchanged).
 @frozen
@@ -25,15 +26,23 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
         /// K_p, 1/s (rad/s of correction per unit of direction error). Default 1.
         public var kp: Scalar
         /// K_i, 1/s² (rad/s of bias per unit of error and second). 0 turns the integral (bias) off.
-        /// Default 0.3.
+        /// Default 0.01: a gyroscope's bias drifts over minutes, so the bias loop is slow (its natural
+        /// frequency √K_i is 0.1 rad/s) and well damped (K_p / (2√K_i) = 5). Mahony's paper and the
+        /// `ahrs` package use 0.3, which on real recordings with fast motion lets the integral grow to
+        /// tens of degrees per second.
         public var ki: Scalar
+        /// The largest bias magnitude the integral may reach, rad/s: a physical bound for MEMS
+        /// gyroscopes that stops the integral from absorbing motion. Default 0.1 rad/s (5.7°/s);
+        /// `.infinity` removes the bound (as in the paper).
+        public var maximumBias: Scalar
         /// The earth frame of the output attitude. Default ENU.
         public var frame: EarthFrame
 
-        /// Settings with the given gains and frame.
-        public init(kp: Scalar = 1, ki: Scalar = 0.3, frame: EarthFrame = .enu) {
+        /// Settings with the given gains, bias bound and frame.
+        public init(kp: Scalar = 1, ki: Scalar = 0.01, maximumBias: Scalar = 0.1, frame: EarthFrame = .enu) {
             self.kp = kp
             self.ki = ki
+            self.maximumBias = maximumBias
             self.frame = frame
         }
     }
@@ -114,6 +123,11 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
             }
             lastError = e
             bias -= e * (settings.ki * dt)
+            let size2 = (bias * bias).sum()
+            let limit = settings.maximumBias
+            if size2 > limit * limit {
+                bias *= limit / size2.squareRoot()
+            }
             rate += e * settings.kp
         }
         rate -= bias

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import MotionFusion
+
+/// Filter behaviour checked against closed-form derivations where no independent implementation
+/// shares the definition: the complementary filter's exponential decay, Madgwick's bias drift
+/// compensation, the bias estimator.
+@Suite("Filters against derivations")
+struct FilterDerivationTests {
+    @Test func complementaryTiltDecaysWithItsTimeConstant() {
+        // At rest, flat in ENU, started with a 0.3 rad tilt about x: the error angle after n steps of
+        // Δt is exactly 0.3·e^(−nΔt/τ), at any sample rate.
+        for (dt, tau) in [(0.01, 1.0), (0.0035, 0.5), (0.1, 2.0)] {
+            var filter = ComplementaryFilter<Double>(settings: .init(accelerometerTimeConstant: tau))
+            filter.reset(to: Quaternion(angle: 0.3, axis: SIMD3(1, 0, 0)))
+            let steps = Int((1.5 / dt).rounded())
+            for _ in 0..<steps {
+                filter.update(gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: nil, dt: dt)
+            }
+            let expected = 0.3 * exp(-Double(steps) * dt / tau)
+            #expect(abs(filter.quaternion.angle - expected) < 1e-12, "dt \(dt), τ \(tau)")
+            // The correction is a pure tilt: the axis stays x.
+            #expect(abs(abs(filter.quaternion.axis.x) - 1) < 1e-12)
+        }
+    }
+
+    @Test func complementaryHeadingDecaysAndLeavesTiltAlone() {
+        let tau = 2.0, dt = 0.01
+        var filter = ComplementaryFilter<Double>(settings: .init(magnetometerTimeConstant: tau))
+        let start = Quaternion<Double>(angle: 0.5, axis: SIMD3(0, 0, 1))  // yaw error 0.5 rad
+        filter.reset(to: start)
+        // Truth: flat, aligned with ENU; field points north and down.
+        for _ in 0..<300 {
+            filter.update(gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: SIMD3(0, 20, -45), dt: dt)
+        }
+        let expected = 0.5 * exp(-300 * dt / tau)
+        let yaw = filter.quaternion.eulerAngles(.aerospace).angles[0]
+        #expect(abs(yaw - expected) < 1e-12)
+        #expect(abs(filter.quaternion.axis.z - 1) < 1e-12)
+    }
+
+    @Test func complementaryWithoutCorrectionIntegratesExactly() {
+        // A constant rate for 1000 steps is one rotation by ω·T: closed form.
+        var filter = ComplementaryFilter<Double>(settings: .init(accelerometerTimeConstant: .infinity, magnetometerTimeConstant: .infinity))
+        filter.reset(to: .identity)
+        let omega = SIMD3<Double>(0.3, -1.1, 0.7)
+        for _ in 0..<1000 {
+            filter.update(gyroscope: omega, accelerometer: SIMD3(0.1, 0.2, 9.8), magnetometer: nil, dt: 0.002)
+        }
+        #expect(filter.quaternion.angle(to: Quaternion(rotationVector: omega * 2)) < 1e-12)
+    }
+
+    @Test func madgwickBiasCompensationFollowsEquations47To49() {
+        // One step from a known state, compared with the equations written out independently.
+        var filter = MadgwickFilter<Double>(settings: .init(beta: 0.2, zeta: 0.05, frame: .nwu))
+        let q0 = Quaternion<Double>(w: 0.9, x: 0.1, y: -0.3, z: 0.2).normalized()
+        filter.reset(to: q0)
+        let gyro = SIMD3<Double>(0.2, -0.1, 0.05), acc = SIMD3<Double>(0.5, 1.0, 9.6), dt = 0.01
+        filter.update(gyroscope: gyro, accelerometer: acc, magnetometer: nil, dt: dt)
+
+        let a = acc / acc.lengthOfVector
+        let (w, x, y, z) = (q0.w, q0.x, q0.y, q0.z)
+        let f = [2 * (x * z - w * y) - a.x, 2 * (w * x + y * z) - a.y, 2 * (0.5 - x * x - y * y) - a.z]
+        let jacobian: [[Double]] = [[-2 * y, 2 * z, -2 * w, 2 * x], [2 * x, 2 * w, 2 * z, 2 * y], [0, -4 * x, -4 * y, 0]]
+        var gradient = SIMD4<Double>.zero
+        for row in 0..<3 { for col in 0..<4 { gradient[col] += jacobian[row][col] * f[row] } }
+        gradient /= (gradient * gradient).sum().squareRoot()
+        let omegaError = 2 * (q0.conjugate * Quaternion(components: gradient)).vector  // eq. 47
+        let bias = 0.05 * omegaError * dt  // eq. 48, from zero
+        let corrected = gyro - bias  // eq. 49
+        let qDot = 0.5 * (q0 * Quaternion(real: 0, imaginary: corrected)).components - 0.2 * gradient
+        let expected = Quaternion(components: q0.components + qDot * dt).normalized()
+        #expect((filter.gyroscopeBias - bias).lengthOfVector < 1e-17)
+        #expect(filter.quaternion.angle(to: expected) < 1e-15)
+    }
+
+    @Test func madgwickBiasCompensationConvergesToTheTrueBias() {
+        // At rest with a constant gyroscope bias, ζ > 0 drives the estimate to the bias.
+        let trueBias = SIMD3<Double>(0.02, -0.015, 0.01)
+        var filter = MadgwickFilter<Double>(settings: .init(beta: 0.05, zeta: 0.02))
+        filter.reset(to: .identity)
+        for _ in 0..<60_000 {
+            filter.update(gyroscope: trueBias, accelerometer: SIMD3(0, 0, 9.81), magnetometer: SIMD3(0, 20, -45), dt: 0.01)
+        }
+        #expect((filter.gyroscopeBias - trueBias).lengthOfVector < 2e-3)
+    }
+
+    @Test func biasEstimatorFindsRestAndAveragesTheBias() {
+        var estimator = GyroscopeBiasEstimator<Double>()
+        var random = TestRandom(seed: 21)
+        let bias = SIMD3<Double>(0.01, -0.02, 0.005), noise = 0.003, dt = 0.005
+        var restSeenAt: Double?
+        for k in 0..<2000 {  // 10 s at rest
+            let gyro = bias + noise * random.gaussianVector()
+            let acc = SIMD3<Double>(0, 0, 9.81) + 0.02 * random.gaussianVector()
+            estimator.update(gyroscope: gyro, accelerometer: acc, dt: dt)
+            if estimator.isResting && restSeenAt == nil { restSeenAt = Double(k) * dt }
+        }
+        // Rest is declared after the minimum duration (1.5 s), not before.
+        #expect(restSeenAt.map { $0 >= 1.5 && $0 < 1.6 } == true, "\(String(describing: restSeenAt))")
+        // The average over the ~8.5 s of rest: each axis within 4 standard errors.
+        let standardError = noise / (8.5 / dt).squareRoot()
+        let error = estimator.bias - bias
+        #expect(max(abs(error.x), max(abs(error.y), abs(error.z))) < 4 * standardError)
+        let uncertainty = estimator.biasUncertainty!
+        #expect(uncertainty.x > standardError / 3 && uncertainty.x < standardError * 3)
+        // Motion ends the rest; the estimate is held.
+        let held = estimator.bias
+        estimator.update(gyroscope: SIMD3(1, 0, 0), accelerometer: SIMD3(0, 0, 9.81), dt: dt)
+        #expect(!estimator.isResting && estimator.bias == held)
+        // NaN is ignored and ends rest.
+        estimator.update(gyroscope: SIMD3(.nan, 0, 0), accelerometer: SIMD3(0, 0, 9.81), dt: dt)
+        #expect(estimator.bias == held)
+    }
+
+    @Test func biasEstimatorDoesNotMistakeSteadyRotationForBias() {
+        var estimator = GyroscopeBiasEstimator<Double>()
+        for _ in 0..<4000 {  // 20 s turning at 10°/s, smoothly: low deviation, but above maximumBias
+            estimator.update(gyroscope: SIMD3(0, 0, 10 * .pi / 180), accelerometer: SIMD3(0, 0, 9.81), dt: 0.005)
+        }
+        #expect(!estimator.isResting)
+        #expect(estimator.bias == .zero)
+    }
+}

@@ -1,0 +1,434 @@
+#!/usr/bin/env python3
+"""Compare MotionFusion's filters (through the `motion fuse` CLI) with VQF 2.1.2 on the BROAD trials.
+
+Run it through the wrapper ``scripts/compare_accuracy`` (it creates / reuses the virtualenv
+``<repo>/.venv-compare`` with pinned ``vqf`` and ``numpy``), or directly with a Python that has
+numpy (and vqf, unless ``--only`` leaves VQF out):
+
+    scripts/compare_accuracy [--motion PATH] [--data DIR] [--only madgwick,vqf,...] [--jobs N]
+
+Scoring follows BROAD (example_code/broad_utils.py in github.com/dlaidig/broad): with the estimate
+q_est and the optical truth q_ref, both sensor -> ENU (y = magnetic north), scalar first, the
+earth-frame error quaternion is e = q_est (x) q_ref^-1 and
+
+    total       = 2 acos |e_w|
+    heading     = 2 atan(|e_z| / |e_w|)
+    inclination = 2 acos sqrt(e_w^2 + e_z^2)
+
+each an RMSE in degrees over the samples with movement == 1 and finite truth. 9D estimates report all
+three, 6D estimates (no magnetometer; heading unobservable) only the inclination. The inclination of e
+does not change when the estimate is rotated about the vertical, so a 6D estimate's arbitrary heading
+does not enter it.
+
+Output: one fixed-width table per metric (rows: trials and their mean; columns: methods), then a
+Markdown table of the means that can be pasted into a README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import math
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MOTION = ".build/release/motion"
+DEFAULT_DATA = "../shared/reference-data/broad"
+VQF_VERSION = "2.1.2"
+NOMINAL_RATE = 2000.0 / 7.0  # Hz, BROAD's sampling rate (285.714 Hz)
+
+# The BROAD CSV columns this script uses (the README of the reference data describes them all).
+INPUT_COLUMNS = ("t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz", "qw", "qx", "qy", "qz", "movement")
+OUTPUT_COLUMNS = ("t", "qw", "qx", "qy", "qz")
+
+
+@dataclass(frozen=True)
+class Method:
+    key: str          # unique id, also accepted by --only
+    family: str       # madgwick, mahony, complementary, vqf (accepted by --only)
+    label: str        # column header in the tables
+    summary: str      # row label in the Markdown summary
+    cli_args: tuple   # arguments after `motion fuse IN -o OUT`; None for VQF
+
+
+METHODS = (
+    Method("madgwick-broad", "madgwick", "Madg β0.12", "MotionFusion Madgwick (β = 0.12)",
+           ("--filter", "madgwick", "--beta", "0.12")),
+    Method("madgwick-default", "madgwick", "Madg def", "MotionFusion Madgwick (defaults)",
+           ("--filter", "madgwick")),
+    Method("mahony-broad", "mahony", "Mah BROAD", "MotionFusion Mahony (Kp = 0.74, Ki = 0.0012)",
+           ("--filter", "mahony", "--kp", "0.74", "--ki", "0.0012")),
+    Method("mahony-default", "mahony", "Mah def", "MotionFusion Mahony (defaults)",
+           ("--filter", "mahony")),
+    Method("complementary", "complementary", "Compl def", "MotionFusion complementary (defaults)",
+           ("--filter", "complementary")),
+    Method("vqf", "vqf", "VQF", f"VQF {VQF_VERSION} (defaults)", None),
+)
+
+MODES = ("9D", "6D")
+METRICS = (  # (mode, metric name, table title)
+    ("9D", "total", "9D total error"),
+    ("9D", "heading", "9D heading error"),
+    ("9D", "inclination", "9D inclination error"),
+    ("6D", "inclination", "6D inclination error"),
+)
+
+
+def fail(message: str, status: int = 2) -> "NoReturn":  # noqa: F821
+    print(f"compare_accuracy: error: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+# --------------------------------------------------------------------------------------------------
+# Input
+
+
+@dataclass
+class Trial:
+    name: str
+    path: Path
+    t: np.ndarray
+    gyr: np.ndarray
+    acc: np.ndarray
+    mag: np.ndarray
+    q_ref: np.ndarray
+    scored: np.ndarray  # bool: movement == 1 and finite truth
+
+
+def read_csv_columns(path: Path, wanted) -> dict:
+    with open(path, newline="") as f:
+        header = f.readline().strip().split(",")
+    missing = [c for c in wanted if c not in header]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {', '.join(missing)} (header: {','.join(header)})")
+    idx = [header.index(c) for c in wanted]
+    data = np.loadtxt(path, delimiter=",", skiprows=1, usecols=idx, dtype=np.float64, ndmin=2)
+    return {c: data[:, i] for i, c in enumerate(wanted)}
+
+
+def load_trial(path: Path) -> Trial:
+    cols = read_csv_columns(path, INPUT_COLUMNS)
+
+    def stack(*names):
+        return np.ascontiguousarray(np.column_stack([cols[n] for n in names]), dtype=np.float64)
+
+    q_ref = stack("qw", "qx", "qy", "qz")
+    scored = (cols["movement"] == 1) & np.all(np.isfinite(q_ref), axis=1)
+    return Trial(path.stem, path, cols["t"], stack("gx", "gy", "gz"), stack("ax", "ay", "az"),
+                 stack("mx", "my", "mz"), q_ref, scored)
+
+
+def sample_period(t: np.ndarray) -> float:
+    """Mean step of the (uniform) time column; the column is rounded, so use the whole span."""
+    return float((t[-1] - t[0]) / (len(t) - 1))
+
+
+# --------------------------------------------------------------------------------------------------
+# Scoring (BROAD)
+
+
+def quat_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    aw, ax, ay, az = a.T
+    bw, bx, by, bz = b.T
+    return np.column_stack((
+        aw * bw - ax * bx - ay * by - az * bz,
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+    ))
+
+
+def error_angles(q_est: np.ndarray, q_ref: np.ndarray) -> dict:
+    """Per-sample BROAD error angles in degrees: total, heading, inclination."""
+    q_est = q_est / np.linalg.norm(q_est, axis=1)[:, None]
+    q_ref = q_ref / np.linalg.norm(q_ref, axis=1)[:, None]
+    q_ref_inv = q_ref * np.array([1.0, -1.0, -1.0, -1.0])
+    e = quat_multiply(q_est, q_ref_inv)
+    ew, ez = np.abs(e[:, 0]), np.abs(e[:, 3])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        total = 2.0 * np.arccos(np.clip(ew, -1.0, 1.0))
+        heading = 2.0 * np.arctan2(ez, ew)  # = 2 atan(|e_z| / |e_w|), also for e_w = 0
+        inclination = 2.0 * np.arccos(np.clip(np.sqrt(ew ** 2 + ez ** 2), -1.0, 1.0))
+    return {"total": np.degrees(total), "heading": np.degrees(heading),
+            "inclination": np.degrees(inclination)}
+
+
+def rmse(values: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(values ** 2))) if len(values) else math.nan
+
+
+@dataclass
+class Score:
+    rmse: dict          # metric -> RMSE, degrees
+    max_total: float    # largest total error in the scored samples, degrees
+    nonfinite: int      # scored samples whose estimate is not finite
+
+
+def score(q_est: np.ndarray, trial: Trial) -> Score:
+    q_est = q_est[trial.scored]
+    q_ref = trial.q_ref[trial.scored]
+    finite = np.all(np.isfinite(q_est), axis=1)
+    angles = error_angles(q_est, q_ref)
+    # A non-finite estimate makes the RMSE non-finite (as in BROAD): never hide a divergence.
+    values = {m: rmse(a) for m, a in angles.items()}
+    max_total = float(np.max(angles["total"][finite])) if finite.any() else math.nan
+    return Score(values, max_total, int((~finite).sum()))
+
+
+# --------------------------------------------------------------------------------------------------
+# Estimators
+
+
+def cli_command(motion: Path, method: Method, mode: str, input_path, output_path) -> list:
+    command = [str(motion), "fuse", str(input_path), "-o", str(output_path), *method.cli_args]
+    if mode == "6D":
+        command.append("--no-magnetometer")
+    return command
+
+
+def run_cli(motion: Path, method: Method, mode: str, trial: Trial, tmpdir: Path) -> np.ndarray:
+    out = tmpdir / f"{trial.name}.{method.key}.{mode}.csv"
+    command = cli_command(motion, method, mode, trial.path, out)
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"`{shlex.join(command)}` exited with status {result.returncode}:\n"
+                           f"{result.stderr.strip()}")
+    cols = read_csv_columns(out, OUTPUT_COLUMNS)
+    out.unlink()
+    if len(cols["t"]) != len(trial.t):
+        raise RuntimeError(f"{method.key} {mode} on {trial.name}: {len(cols['t'])} output rows "
+                           f"for {len(trial.t)} input rows")
+    if not np.allclose(cols["t"], trial.t, rtol=0, atol=1e-5):
+        raise RuntimeError(f"{method.key} {mode} on {trial.name}: output t does not match input t")
+    return np.column_stack([cols[c] for c in ("qw", "qx", "qy", "qz")])
+
+
+def run_vqf(trial: Trial) -> dict:
+    from vqf import VQF
+    vqf = VQF(sample_period(trial.t))
+    out = vqf.updateBatch(trial.gyr, trial.acc, trial.mag)
+    # VQF's quaternions are scalar first and map sensor -> ENU (VQF's earth frame: x east, y north
+    # by the magnetic field, z up), the same convention as BROAD's truth.
+    return {"9D": np.asarray(out["quat9D"], dtype=np.float64),
+            "6D": np.asarray(out["quat6D"], dtype=np.float64)}
+
+
+# --------------------------------------------------------------------------------------------------
+# Output
+
+
+def fmt(value: float, width: int) -> str:
+    if value is None:
+        return "—".rjust(width)
+    if not math.isfinite(value):
+        return "nan".rjust(width)
+    return f"{value:{width}.2f}"
+
+
+def print_metric_table(title, trials, methods, results, mode, metric):
+    name_width = max(len("mean"), *(len(t.name) for t in trials))
+    col_width = max(9, *(len(m.label) for m in methods))
+    print(f"{title} — RMSE, degrees")
+    header = "trial".ljust(name_width) + "".join(" " + m.label.rjust(col_width) for m in methods)
+    print(header)
+    print("-" * len(header))
+    for trial in trials:
+        cells = [results[(m.key, mode, trial.name)].rmse[metric] for m in methods]
+        print(trial.name.ljust(name_width) + "".join(" " + fmt(c, col_width) for c in cells))
+    print("-" * len(header))
+    means = [mean_over_trials(results, m, mode, metric, trials) for m in methods]
+    print("mean".ljust(name_width) + "".join(" " + fmt(c, col_width) for c in means))
+    print()
+
+
+def mean_over_trials(results, method, mode, metric, trials) -> float:
+    return float(np.mean([results[(method.key, mode, t.name)].rmse[metric] for t in trials]))
+
+
+def print_markdown_summary(trials, methods, results):
+    print(f"Mean of per-trial RMSE (degrees) over the {len(trials)} BROAD trials "
+          f"({', '.join(t.name[:2] for t in trials)}):")
+    print()
+    print("| method | 9D total | 9D heading | 9D inclination | 6D inclination |")
+    print("|---|---|---|---|---|")
+    for m in methods:
+        cells = [mean_over_trials(results, m, mode, metric, trials) for mode, metric, _ in METRICS]
+        print(f"| {m.summary} | " + " | ".join(fmt(c, 0).strip() for c in cells) + " |")
+
+
+# --------------------------------------------------------------------------------------------------
+# Main
+
+
+def select_methods(only: str | None) -> list:
+    if not only:
+        return list(METHODS)
+    wanted = [w.strip().lower() for w in only.split(",") if w.strip()]
+    known = {m.key for m in METHODS} | {m.family for m in METHODS}
+    unknown = [w for w in wanted if w not in known]
+    if unknown:
+        fail(f"--only: unknown method(s) {', '.join(unknown)}; choose from "
+             f"{', '.join(sorted(known))}")
+    return [m for m in METHODS if m.key in wanted or m.family in wanted]
+
+
+def ensure_motion(path_arg: str) -> Path:
+    motion = Path(path_arg)
+    if not motion.is_absolute():
+        motion = ROOT / motion
+    if motion.is_file() and os.access(motion, os.X_OK):
+        return motion
+    if path_arg != DEFAULT_MOTION:
+        fail(f"--motion {path_arg}: no executable at {motion}")
+    print(f"{motion} is missing: building it with `swift build -c release --product motion` ...",
+          file=sys.stderr)
+    result = subprocess.run(["swift", "build", "-c", "release", "--product", "motion"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if result.returncode != 0 or not motion.is_file():
+        sys.stderr.write(result.stdout[-4000:])
+        fail("building the motion CLI failed")
+    return motion
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description="BROAD accuracy of MotionFusion's filters (via the motion CLI) and VQF.")
+    parser.add_argument("--motion", default=DEFAULT_MOTION,
+                        help=f"the motion CLI (default: {DEFAULT_MOTION}, relative to the repository "
+                             "root; built with `swift build -c release --product motion` if missing)")
+    parser.add_argument("--data", default=DEFAULT_DATA,
+                        help=f"folder of BROAD trial CSVs (default: {DEFAULT_DATA}, relative to the "
+                             "repository root)")
+    parser.add_argument("--only", metavar="LIST",
+                        help="comma-separated methods to run: families madgwick, mahony, "
+                             "complementary, vqf, or single variants "
+                             + ", ".join(m.key for m in METHODS if m.key != m.family))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
+                        help="CLI runs in parallel (default: number of CPUs)")
+    args = parser.parse_args()
+
+    started = time.monotonic()
+    methods = select_methods(args.only)
+    if not methods:
+        fail("--only selected no method")
+
+    data = Path(args.data)
+    if not data.is_absolute():
+        data = ROOT / data
+    data = data.resolve()
+    if not data.is_dir():
+        fail(f"BROAD data folder not found: {data}\n"
+             "  It is the shared reference data (../shared/reference-data/broad from the repository "
+             "root); pass --data DIR to use another folder.")
+    paths = sorted(data.glob("*.csv"))
+    if not paths:
+        fail(f"no *.csv trial files in {data}")
+
+    if any(m.family == "vqf" for m in methods):
+        try:
+            import vqf  # noqa: F401
+        except ImportError:
+            fail(f"the vqf package is not installed in {sys.executable}; run scripts/compare_accuracy "
+                 f"(it sets up .venv-compare) or `pip install vqf=={VQF_VERSION}`")
+
+    cli_methods = [m for m in methods if m.cli_args is not None]
+    motion = ensure_motion(args.motion) if cli_methods else None
+
+    try:
+        trials = [load_trial(p) for p in paths]
+    except (OSError, ValueError) as error:
+        fail(str(error))
+
+    print(f"BROAD trials: {data} ({len(trials)} trials)")
+    for t in trials:
+        print(f"  {t.name}: {len(t.t)} samples, {t.scored.sum()} scored, "
+              f"Ts = {sample_period(t.t) * 1e3:.7f} ms")
+    print()
+    if cli_methods:
+        print("Commands (INPUT = trial CSV, OUT = temporary file):")
+        for m in cli_methods:
+            for mode in MODES:
+                print(f"  {m.label:<10} {mode}: "
+                      + shlex.join(cli_command(motion.relative_to(ROOT) if motion.is_relative_to(ROOT)
+                                               else motion, m, mode, "INPUT.csv", "OUT.csv")))
+    if any(m.family == "vqf" for m in methods):
+        import vqf as vqf_module
+        print(f"  {'VQF':<10} 9D/6D: vqf.VQF(Ts).updateBatch(gyr, acc, mag) -> quat9D, quat6D "
+              f"(vqf from {Path(vqf_module.__file__).parent})")
+    print()
+
+    results: dict = {}
+    notes: list = []
+    timings: dict = {}
+    with tempfile.TemporaryDirectory(prefix="compare_accuracy.") as tmp:
+        tmpdir = Path(tmp)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            futures = {}
+            for m in cli_methods:
+                for mode in MODES:
+                    for trial in trials:
+                        futures[pool.submit(run_cli, motion, m, mode, trial, tmpdir)] = (m, mode, trial)
+            tick = time.monotonic()
+            for future in concurrent.futures.as_completed(futures):
+                m, mode, trial = futures[future]
+                try:
+                    q_est = future.result()
+                except RuntimeError as error:
+                    for f in futures:
+                        f.cancel()
+                    fail(str(error), status=1)
+                results[(m.key, mode, trial.name)] = score(q_est, trial)
+            if cli_methods:
+                timings["motion CLI"] = time.monotonic() - tick
+
+    if any(m.family == "vqf" for m in methods):
+        tick = time.monotonic()
+        for trial in trials:
+            quats = run_vqf(trial)
+            for mode in MODES:
+                results[("vqf", mode, trial.name)] = score(quats[mode], trial)
+        timings["VQF"] = time.monotonic() - tick
+
+    for mode, metric, title in METRICS:
+        print_metric_table(title, trials, methods, results, mode, metric)
+
+    # Things worth a look: divergence (non-finite output) and very large errors.
+    for m in methods:
+        for mode in MODES:
+            for trial in trials:
+                s = results[(m.key, mode, trial.name)]
+                if s.nonfinite:
+                    notes.append(f"{m.label} {mode} on {trial.name}: {s.nonfinite} scored samples "
+                                 "with a non-finite quaternion")
+                elif mode == "9D" and s.max_total > 45.0:
+                    notes.append(f"{m.label} {mode} on {trial.name}: total error reaches "
+                                 f"{s.max_total:.1f}°")
+        if m.family == "vqf":
+            total = mean_over_trials(results, m, "9D", "total", trials)
+            if total > 20.0:
+                notes.append(f"VQF 9D mean total error {total:.1f}° is far above the expected "
+                             "≈3°: check the frame and quaternion order")
+    if notes:
+        print("Notes:")
+        for n in notes:
+            print(f"  - {n}")
+        print()
+
+    print_markdown_summary(trials, methods, results)
+    print()
+    spent = ", ".join(f"{k} {v:.1f} s" for k, v in timings.items())
+    print(f"Finished in {time.monotonic() - started:.1f} s ({spent}).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
