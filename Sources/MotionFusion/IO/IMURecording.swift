@@ -1,0 +1,89 @@
+/// A whole IMU recording in memory (library units: s, rad/s, m/s², µT), optionally with a reference
+/// attitude and the samples to score — what the evaluation and the demo work on.
+public struct IMURecording: Sendable {
+    /// Sample times, s.
+    public var timestamps: [Double] = []
+    /// Gyroscope, rad/s.
+    public var gyroscope: [SIMD3<Double>] = []
+    /// Accelerometer (specific force), m/s².
+    public var accelerometer: [SIMD3<Double>] = []
+    /// Magnetometer, µT; nil for a 6D recording.
+    public var magnetometer: [SIMD3<Double>]?
+    /// The reference attitude, sensor → earth; non-finite where unknown; nil without a reference.
+    public var truth: [Quaternion<Double>]?
+    /// Which samples count in an evaluation (BROAD: the movement phase); nil for all.
+    public var scored: [Bool]?
+
+    /// An empty recording.
+    public init() {}
+
+    /// The number of samples.
+    public var count: Int { timestamps.count }
+
+    /// Reads a CSV recording: `t,gx,gy,gz,ax,ay,az`, optionally `mx,my,mz`, a reference attitude
+    /// `qw,qx,qy,qz` (scalar first, sensor → earth; `nan` where unknown) and a `movement` column
+    /// (1 = scored), in any order (the layout of the BROAD trials). Units are converted as given.
+    ///
+    /// - Throws: ``CSVError`` naming line and column.
+    public static func read(
+        path: String, gyroscopeUnit: GyroscopeUnit = .radiansPerSecond,
+        accelerometerUnit: AccelerometerUnit = .metersPerSecondSquared,
+        magnetometerUnit: MagnetometerUnit = .microtesla
+    ) throws(CSVError) -> IMURecording {
+        let reader = try CSVReader(path: path)
+        var names = ["t", "gx", "gy", "gz", "ax", "ay", "az"]
+        let hasMagnetometer = try reader.column(named: "mx") != nil
+        let hasTruth = try reader.column(named: "qw") != nil
+        let hasMovement = try reader.column(named: "movement") != nil
+        if hasMagnetometer { names += ["mx", "my", "mz"] }
+        if hasTruth { names += ["qw", "qx", "qy", "qz"] }
+        if hasMovement { names.append("movement") }
+        let columns = try names.map { name throws(CSVError) in try reader.requiredColumn(named: name) }
+        var recording = IMURecording()
+        if hasMagnetometer { recording.magnetometer = [] }
+        if hasTruth { recording.truth = [] }
+        if hasMovement { recording.scored = [] }
+        let g = gyroscopeUnit.toRadiansPerSecond
+        let a = accelerometerUnit.toMetersPerSecondSquared
+        let m = magnetometerUnit.toMicrotesla
+        var v: [Double] = []
+        while try reader.nextRow(columns: columns, into: &v) {
+            recording.timestamps.append(v[0])
+            recording.gyroscope.append(SIMD3(v[1], v[2], v[3]) * g)
+            recording.accelerometer.append(SIMD3(v[4], v[5], v[6]) * a)
+            var i = 7
+            if hasMagnetometer {
+                recording.magnetometer!.append(SIMD3(v[7], v[8], v[9]) * m)
+                i = 10
+            }
+            if hasTruth {
+                recording.truth!.append(Quaternion(w: v[i], x: v[i + 1], y: v[i + 2], z: v[i + 3]))
+                i += 4
+            }
+            if hasMovement { recording.scored!.append(v[i] == 1) }
+        }
+        return recording
+    }
+
+    /// Runs a filter over the recording through a ``FusionStream`` (9D when `useMagnetometer` and
+    /// the recording has a magnetometer) and returns the outputs.
+    @inlinable
+    public func fuse<F: AttitudeFilter>(
+        _ filter: F, useMagnetometer: Bool = true, biasEstimator: GyroscopeBiasEstimator<Double>? = nil
+    ) -> [FusionOutput<Double>] where F.Scalar == Double {
+        var stream = FusionStream(filter: filter, biasEstimator: biasEstimator)
+        // The arrays have equal lengths by construction, so this cannot throw.
+        return (try? stream.process(
+            timestamps: timestamps, gyroscope: gyroscope, accelerometer: accelerometer,
+            magnetometer: useMagnetometer ? magnetometer : nil)) ?? []
+    }
+
+    /// BROAD's RMS errors of estimates against ``truth`` over the ``scored`` samples (all samples
+    /// when `scored` is nil); nil without a reference.
+    public func score(_ estimates: [Quaternion<Double>]) -> OrientationErrorSummary? {
+        guard let truth, truth.count == estimates.count else { return nil }
+        return OrientationErrors.summary(
+            estimates: estimates, references: truth,
+            scored: scored ?? [Bool](repeating: true, count: truth.count))
+    }
+}
