@@ -3,8 +3,8 @@ import Testing
 
 @testable import MotionFusion
 
-/// A BROAD trial from ../shared/reference-data/broad, read with the library's CSV reader.
-struct BroadRecording {
+/// Where the BROAD trials are (../shared/reference-data/broad) and whether the tests must find them.
+enum BroadData {
     static let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/reference-data/broad")
@@ -16,42 +16,30 @@ struct BroadRecording {
         "29_disturbed_stationary_magnet_B", "32_disturbed_attached_magnet_1cm",
     ]
 
-    /// True when the data is there. Under CI=true its absence must fail the tests, not skip them.
     static var available: Bool {
         FileManager.default.fileExists(atPath: folder.appendingPathComponent(trials[0] + ".csv").path)
     }
+
+    /// True when the tests should run: the data is there, or CI=true (where its absence must fail,
+    /// not skip).
     static var required: Bool { available || ProcessInfo.processInfo.environment["CI"] == "true" }
 
-    var t: [Double] = []
-    var gyroscope: [SIMD3<Double>] = []
-    var accelerometer: [SIMD3<Double>] = []
-    var magnetometer: [SIMD3<Double>] = []
-    var truth: [Quaternion<Double>] = []
-    var movement: [Bool] = []
-
-    init(_ name: String) throws {
-        let reader = try CSVReader(path: Self.folder.appendingPathComponent(name + ".csv").path)
-        let names = ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz", "qw", "qx", "qy", "qz", "movement"]
-        let columns = try names.map { name throws(CSVError) in try reader.requiredColumn(named: name) }
-        var v: [Double] = []
-        while try reader.nextRow(columns: columns, into: &v) {
-            t.append(v[0])
-            gyroscope.append(SIMD3(v[1], v[2], v[3]))
-            accelerometer.append(SIMD3(v[4], v[5], v[6]))
-            magnetometer.append(SIMD3(v[7], v[8], v[9]))
-            truth.append(Quaternion(w: v[10], x: v[11], y: v[12], z: v[13]))
-            movement.append(v[14] == 1)
-        }
+    static func recording(_ name: String) throws -> IMURecording {
+        try IMURecording.read(path: folder.appendingPathComponent(name + ".csv").path)
     }
+}
 
-    /// Runs a filter through a FusionStream (ENU) and scores it as BROAD does.
-    func score<F: AttitudeFilter>(_ filter: F, nineD: Bool) -> OrientationErrorSummary
-    where F.Scalar == Double {
-        var stream = FusionStream(filter: filter)
-        let outputs = try! stream.process(
-            timestamps: t, gyroscope: gyroscope, accelerometer: accelerometer,
-            magnetometer: nineD ? magnetometer : nil)
-        return OrientationErrors.summary(
-            estimates: outputs.map(\.quaternion), references: truth, scored: movement)
+/// A lock around a value, for collecting results from concurrent work in tests.
+final class Mutex<Value>: @unchecked Sendable {
+    // @unchecked: every access to `value` goes through `lock`.
+    private var value: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
     }
 }
