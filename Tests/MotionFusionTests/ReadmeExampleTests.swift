@@ -29,12 +29,29 @@ struct ReadmeExampleTests {
             reference: [up, north],
             observed: [q.inverseAct(on: up), q.inverseAct(on: north)])
         print(solution.rotation.angle(to: q))  // ≈ 0 rad
+
+        // Fusion: a filter in a stream that turns timestamps into sample periods.
+        var stream = FusionStream(filter: MadgwickFilter<Double>(settings: .init(beta: 0.1, frame: .enu)))
+        let recording = SyntheticMotion.generate()  // seeded, with its true attitude
+        for k in 0..<recording.count {
+            let output = stream.update(
+                timestamp: recording.timestamps[k],  // s
+                gyroscope: recording.gyroscope[k],  // rad/s
+                accelerometer: recording.accelerometer[k],  // m/s², specific force
+                magnetometer: recording.magnetometer?[k])  // µT, or nil for 6D
+            if k == recording.count - 1 {
+                print(output.attitude.yaw, output.gravity, output.linearAcceleration)
+            }
+        }
+        let error = stream.filter.quaternion.angle(to: recording.truth!.last!)
+        print(error * 180 / .pi)  // degrees from the true attitude
         // README-SNIPPET-END
 
         #expect((top - SIMD3(-cos(.pi / 6), 0, sin(.pi / 6))).lengthOfVector < 1e-15)
         #expect(abs(attitude.pitch - .pi / 6) < 1e-15)
         #expect((attitude.gravity - SIMD3(0, -0.5, -(0.75).squareRoot())).lengthOfVector < 1e-15)
         #expect(solution.rotation.angle(to: q) < 1e-12)
+        #expect(error < 3 * .pi / 180)
 
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()

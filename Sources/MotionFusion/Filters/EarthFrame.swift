@@ -8,7 +8,7 @@
 ///
 /// "North" is magnetic north unless a declination correction is applied. The filters compute in
 /// NWU internally (the frame of Madgwick's equations) and rotate their output into the chosen frame
-/// with ``fromNWU``, a fixed rotation, so every filter behaves identically in all three frames.
+/// with ``fromNWU(_:)``, a fixed rotation, so every filter behaves identically in all three frames.
 public enum EarthFrame: String, CaseIterable, Sendable, Codable, CustomStringConvertible {
     /// x east, y north, z up (the default, and BROAD's frame).
     case enu

@@ -34,6 +34,10 @@ public final class IMUCSVReader {
     /// Opens a recording.
     ///
     /// - Parameters:
+    ///   - path: the CSV file.
+    ///   - gyroscopeUnit: the unit of `gx,gy,gz`.
+    ///   - accelerometerUnit: the unit of `ax,ay,az`.
+    ///   - magnetometerUnit: the unit of `mx,my,mz`.
     ///   - useMagnetometer: false reads a 6D recording even when magnetometer columns exist.
     /// - Throws: ``CSVError`` for an unreadable or empty file, a missing required column, a
     ///   duplicated one, or only some of `mx,my,mz`.

@@ -24,6 +24,11 @@ public struct IMURecording: Sendable {
     /// `qw,qx,qy,qz` (scalar first, sensor → earth; `nan` where unknown) and a `movement` column
     /// (1 = scored), in any order (the layout of the BROAD trials). Units are converted as given.
     ///
+    /// - Parameters:
+    ///   - path: the CSV file.
+    ///   - gyroscopeUnit: the unit of `gx,gy,gz`.
+    ///   - accelerometerUnit: the unit of `ax,ay,az`.
+    ///   - magnetometerUnit: the unit of `mx,my,mz`.
     /// - Throws: ``CSVError`` naming line and column.
     public static func read(
         path: String, gyroscopeUnit: GyroscopeUnit = .radiansPerSecond,
