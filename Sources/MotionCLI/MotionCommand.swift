@@ -8,7 +8,7 @@ struct MotionCommand: ParsableCommand {
         commandName: "motion",
         abstract: "Fuse gyroscope, accelerometer and magnetometer data into attitude.",
         discussion: """
-            MotionFusion's command-line tool. Quaternions are scalar first (w, x, y, z) and map
+            MotionFusion's command-line tool. Quaternions are scalar first (w, x, y, z) and map \
             sensor-frame vectors to the earth frame; units are rad/s, m/s², µT and seconds.
             """,
         version: MotionFusionVersion.string,

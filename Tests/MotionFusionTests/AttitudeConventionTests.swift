@@ -70,16 +70,24 @@ struct AttitudeConventionTests {
         }
     }
 
-    @Test func rotationMatrixMapsGravityReferenceIntoDeviceFrame() {
-        var random = TestRandom(seed: 5)
-        for _ in 0..<500 {
-            let q = random.rotation()
-            let a = Attitude(unitQuaternion: q)
-            #expect(a.rotationMatrix == RotationMatrix(q).transposed)
-            // Gravity (0, 0, −1) in the reference frame, seen from the device: q* ⊗ g ⊗ q.
-            let expected = q.conjugate.act(on: SIMD3(0, 0, -1))
-            #expect((a.rotationMatrix * SIMD3(0, 0, -1) - expected).lengthOfVector < 1e-15 * 4)
-            #expect((a.gravity - expected).lengthOfVector < 1e-15 * 4)
+    @Test func rotationMatrixMapsGravityReferenceIntoDeviceFrame() throws {
+        // SciPy's matrices (Reference/rotations.csv) map device → reference; Core Motion's matrix is
+        // reference → device, so it is SciPy's transposed, and its product with (0, 0, −1) is minus
+        // SciPy's third row.
+        let table = try ReferenceTable("rotations.csv")
+        for row in table.rows {
+            let a = try Attitude(quaternion: table.quaternion(row))
+            let cm = a.rotationMatrix
+            let scipyRows = [
+                table.vector(row, "r00", "r01", "r02"), table.vector(row, "r10", "r11", "r12"),
+                table.vector(row, "r20", "r21", "r22"),
+            ]
+            for i in 0..<3 {
+                for j in 0..<3 { #expect(abs(cm[i, j] - scipyRows[j][i]) < 1e-12) }
+            }
+            let expected = -scipyRows[2]
+            #expect((cm * SIMD3(0, 0, -1) - expected).lengthOfVector < 1e-12)
+            #expect((a.gravity - expected).lengthOfVector < 1e-12)
         }
     }
 

@@ -23,9 +23,9 @@ struct LinearAlgebraReferenceTests {
                 reference: reference, observed: observed, weights: weights, method: method)
             let expected = solutions.quaternion(row)
             let error = solution.rotation.angle(to: expected)
-            // 1e-12 rad, times the problem's condition number where it is ill-conditioned (two
+            // 1e-12 rad, or 1e-15 rad times the problem's condition number where that is larger (two
             // vectors 1° apart fix the rotation about their bisector only through that 1°).
-            let tolerance = 1e-12 * max(1, try conditionNumber(reference, observed, weights))
+            let tolerance = max(1e-12, 1e-15 * (try conditionNumber(reference, observed, weights)))
             #expect(error <= tolerance, "case \(id) \(solutions.string(row, "label")): \(error) rad")
             // SciPy's rssd comes from √(Σw(|a|²+|b|²) − 2Σs), which leaves ~1e-8·scale of rounding
             // for exact fits; ours sums the residuals directly.

@@ -73,7 +73,7 @@ struct QuaternionTests {
         // Huge but finite components keep their direction; subnormal ones too.
         let huge = Quaternion<Double>(w: 1e300, x: 1e300, y: 0, z: 0).normalized()
         #expect(huge.isApproximatelyEqual(to: Quaternion(w: 0.5.squareRoot(), x: 0.5.squareRoot(), y: 0, z: 0)))
-        let tiny = Quaternion<Double>(w: 0, x: 0, y: 1e-310, z: 0).normalized()
+        let tiny = Quaternion<Double>(w: 0, x: 0, y: Double.leastNormalMagnitude / 16, z: 0).normalized()
         #expect(tiny == Quaternion(w: 0, x: 0, y: 1, z: 0))
         #expect(Quaternion<Double>(angle: 1, axis: .zero) == .identity)
         #expect(Quaternion<Double>(angle: .nan, axis: SIMD3(1, 0, 0)) == .identity)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import MotionFusion
+import MotionFusion  // not @testable: the snippet may use public API only
 
 /// The README's usage snippet is this code: the test runs it, checks its results, and checks that
 /// the README shows exactly these lines (after `import MotionFusion`).

@@ -78,6 +78,10 @@ struct RotationReferenceTests {
             #expect(min((back - expected).length, (back + expected).length) <= 1e-5)
             let v = SIMD3<Double>(q.rotationVector)
             let rv = table.vector(row, "rvx", "rvy", "rvz")
+            let fromVector = Quaternion<Double>(Quaternion<Float>(rotationVector: SIMD3<Float>(rv)))
+            #expect(min((fromVector - expected).length, (fromVector + expected).length) <= 1e-5)
+            let probe = SIMD3<Float>(0.3, -1.7, 2.2)
+            #expect((SIMD3<Double>(q.act(on: probe)) - matrix(row) * SIMD3<Double>(probe)).lengthOfVector <= 1e-5 * 3)
             let near180 = abs(rv.lengthOfVector - .pi) < 1e-3
             let error = near180 ? min((v - rv).lengthOfVector, (v + rv).lengthOfVector) : (v - rv).lengthOfVector
             #expect(error <= 1e-5, "row \(table.string(row, "id")): \(error)")

@@ -14,7 +14,8 @@ extension RotationMatrix {
     ///
     /// `output` must have at least `input.count` elements. With the ``BatchRotationKernel/simd``
     /// kernel the two buffers may be the same; with ``BatchRotationKernel/blas`` they must not
-    /// overlap. Allocates nothing.
+    /// overlap (checked: overlapping buffers stop the program with a precondition failure rather
+    /// than give undefined results). Allocates nothing.
     @inlinable
     public func rotate(
         _ input: UnsafeBufferPointer<SIMD3<Scalar>>,
@@ -30,6 +31,11 @@ extension RotationMatrix {
                 output[index] = c0 * v.x + c1 * v.y + c2 * v.z
             }
         case .blas:
+            if let i = input.baseAddress, let o = output.baseAddress {
+                let inputBytes = UnsafeRawPointer(i)..<UnsafeRawPointer(i + input.count)
+                let outputBytes = UnsafeRawPointer(o)..<UnsafeRawPointer(o + input.count)
+                precondition(!inputBytes.overlaps(outputBytes), "the BLAS kernel needs separate buffers")
+            }
             rotateWithBLAS(input, into: output)
         }
     }

@@ -58,17 +58,27 @@ public enum Wahba {
         }
         guard reference.count >= 2 else { throw .tooFewInputs(needed: 2, found: reference.count) }
 
+        // All vectors are divided by their largest component c first (the optimal rotation does not
+        // change), so that huge or tiny inputs neither overflow nor underflow; rssd is scaled back.
+        var c = 0.0
+        for index in reference.indices {
+            let a = SIMD3<Double>(reference[index])
+            let o = SIMD3<Double>(observed[index])
+            guard ScaledLength.isFinite(a), ScaledLength.isFinite(o) else {
+                throw .nonFiniteInput(index: index)
+            }
+            c = max(c, SensorCheck.largestMagnitude(a), SensorCheck.largestMagnitude(o))
+        }
+        if c == 0 { c = 1 }
+
         // Attitude profile matrix B = Σ w a bᵀ (row-major b[i][j]), accumulated in Double.
         var b = [[Double]](repeating: [0, 0, 0], count: 3)
         var scale = 0.0
         var weightSum = 0.0
         for index in reference.indices {
-            let a = SIMD3<Double>(reference[index])
-            let o = SIMD3<Double>(observed[index])
+            let a = SIMD3<Double>(reference[index]) / c
+            let o = SIMD3<Double>(observed[index]) / c
             let w = Double(weights?[index] ?? 1)
-            guard (a * a).sum().isFinite, (o * o).sum().isFinite else {
-                throw .nonFiniteInput(index: index)
-            }
             guard w.isFinite, w >= 0 else { throw .invalidWeight(index: index) }
             for i in 0..<3 {
                 for j in 0..<3 { b[i][j] += w * a[i] * o[j] }
@@ -89,11 +99,11 @@ public enum Wahba {
         var sum = 0.0
         let matrix = RotationMatrix(rotation)
         for index in reference.indices {
-            let r = SIMD3<Double>(reference[index]) - matrix * SIMD3<Double>(observed[index])
+            let r = (SIMD3<Double>(reference[index]) - matrix * SIMD3<Double>(observed[index])) / c
             sum += Double(weights?[index] ?? 1) * (r * r).sum()
         }
         return WahbaSolution(
-            rotation: Quaternion<Scalar>(rotation), rootSumSquaredDistance: Scalar(sum.squareRoot()),
+            rotation: Quaternion<Scalar>(rotation), rootSumSquaredDistance: Scalar(c * sum.squareRoot()),
             method: method)
     }
 
@@ -132,11 +142,12 @@ public enum Wahba {
 /// The rotation nearest a 3 × 3 matrix (orthogonal Procrustes), through LAPACK's SVD.
 @usableFromInline
 enum NearestRotation {
-    /// The rotation R maximizing tr(Rᵀ B) for row-major `b`; throws when it is not unique, that is
-    /// when s₂ + d·s₃ ≤ `tolerance` (Markley's condition: the second-largest eigenvalue gap of K).
-    static func fromProfile(_ b: [[Double]], tolerance: Double) throws(EstimationError)
-        -> RotationMatrix<Double>
-    {
+    /// The rotation R maximizing tr(Rᵀ B) for row-major `b`. With `requireUnique`, throws when it is
+    /// not unique, that is when s₂ + d·s₃ ≤ `tolerance` (Markley's condition: the gap between the two
+    /// largest eigenvalues of K); otherwise returns one of the maximizers.
+    static func fromProfile(
+        _ b: [[Double]], tolerance: Double, requireUnique: Bool = true
+    ) throws(EstimationError) -> RotationMatrix<Double> {
         let columnMajor = [
             b[0][0], b[1][0], b[2][0], b[0][1], b[1][1], b[2][1], b[0][2], b[1][2], b[2][2],
         ]
@@ -147,26 +158,30 @@ enum NearestRotation {
             columns: SIMD3(vt[0], vt[1], vt[2]), SIMD3(vt[3], vt[4], vt[5]),
             SIMD3(vt[6], vt[7], vt[8]))
         let d: Double = uMatrix.determinant * vtMatrix.determinant < 0 ? -1 : 1
-        guard 2 * (s[1] + d * s[2]) > tolerance else {
-            throw .notUnique(reason: "the matrix has rank below 2")
+        if requireUnique && !(2 * (s[1] + d * s[2]) > tolerance) {
+            throw .notUnique(
+                reason: "the vector pairs do not fix every axis (all parallel, zero, or a reflection)")
         }
         var scaledU = uMatrix
         scaledU.column2 *= d
         return scaledU * vtMatrix
     }
 
-    /// The nearest rotation of any finite matrix, or nil where it is not unique or LAPACK fails.
+    /// A nearest rotation of any finite non-zero matrix (one of several where it is not unique, as
+    /// for a reflection), or nil for the zero matrix or when LAPACK fails.
     @usableFromInline
     @_specialize(where Scalar == Double)
     @_specialize(where Scalar == Float)
     static func ofMatrix<Scalar: FusionScalar>(_ m: RotationMatrix<Scalar>) -> RotationMatrix<Scalar>? {
-        let d = RotationMatrix<Double>(m)
+        guard m.isFinite else { return nil }
+        var d = RotationMatrix<Double>(m)
+        // The nearest rotation of c·M is that of M (c > 0): scale to elements ≤ 1 first.
+        let largest = d.maximumDifference(to: RotationMatrix(columns: .zero, .zero, .zero))
+        guard largest > 0 else { return nil }
+        d = RotationMatrix(columns: d.column0 / largest, d.column1 / largest, d.column2 / largest)
         let (r0, r1, r2) = d.rows
         let b = [[r0.x, r0.y, r0.z], [r1.x, r1.y, r1.z], [r2.x, r2.y, r2.z]]
-        let scale = (d.column0 * d.column0 + d.column1 * d.column1 + d.column2 * d.column2).sum()
-            .squareRoot()
-        let tolerance = 0.01 * Double(Scalar.ulpOfOne).squareRoot() * scale
-        guard let r = try? fromProfile(b, tolerance: tolerance) else { return nil }
+        guard let r = try? fromProfile(b, tolerance: 0, requireUnique: false) else { return nil }
         return RotationMatrix<Scalar>(r)
     }
 }

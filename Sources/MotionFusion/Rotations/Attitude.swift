@@ -16,8 +16,10 @@ import RealModule
 /// - ``multiply(byInverseOf:)`` re-expresses the attitude relative to another attitude, as in Core
 ///   Motion's reference-attitude pattern.
 ///
-/// An `Attitude` always holds a unit quaternion: the initializer normalizes and rejects zero or
-/// non-finite input.
+/// An `Attitude` holds a unit quaternion: ``init(quaternion:)`` normalizes and rejects zero or
+/// non-finite input, and ``init(unitQuaternion:)`` asserts unit length in debug builds. Like
+/// ``Quaternion``, `==` and hashing compare the stored quaternion, so the same rotation stored as
+/// `q` and `−q` compares unequal; compare with ``Quaternion/angle(to:)`` instead.
 @frozen
 public struct Attitude<Scalar: FusionScalar> {
     @usableFromInline
@@ -27,20 +29,21 @@ public struct Attitude<Scalar: FusionScalar> {
     @inlinable
     public var quaternion: Quaternion<Scalar> { unitQuaternion }
 
-    /// An attitude from a device → reference quaternion, normalized.
+    /// An attitude from a device → reference quaternion, normalized (any finite non-zero length).
     ///
-    /// - Throws: ``RotationError/notARotation`` for a zero, subnormal or non-finite quaternion.
+    /// - Throws: ``RotationError/notARotation`` for a zero or non-finite quaternion.
     @inlinable
     public init(quaternion q: Quaternion<Scalar>) throws(RotationError) {
-        let n2 = q.lengthSquared
-        guard q.isFinite, n2.isNormal else { throw .notARotation }
-        self.unitQuaternion = Quaternion(components: q.components / n2.squareRoot())
+        guard Quaternion.hasDirection(q) else { throw .notARotation }
+        self.unitQuaternion = q.normalized()
     }
 
-    /// An attitude from a quaternion already known to be unit length (as a filter produces); it is
-    /// not checked or normalized.
+    /// An attitude from a quaternion already known to be unit length (as a filter produces). It is
+    /// not normalized; debug builds assert that it is finite and of unit length (within 1e-3), so
+    /// that a NaN never becomes an attitude unnoticed. Use ``init(quaternion:)`` for anything else.
     @inlinable @inline(__always)
     public init(unitQuaternion q: Quaternion<Scalar>) {
+        assert(q.isFinite && abs(q.lengthSquared - 1) < 1e-3, "not a unit quaternion: \(q)")
         self.unitQuaternion = q
     }
 
@@ -87,6 +90,7 @@ public struct Attitude<Scalar: FusionScalar> {
     ///
     /// As in Core Motion, save the attitude at some moment and call this on later attitudes to get
     /// the change since then; an attitude made relative to itself is the identity.
+    /// Both attitudes hold unit quaternions, so the result is one too.
     @inlinable
     public mutating func multiply(byInverseOf reference: Attitude) {
         unitQuaternion = (reference.quaternion.conjugate * quaternion).normalized()

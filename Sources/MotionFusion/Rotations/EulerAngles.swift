@@ -12,8 +12,9 @@ import RealModule
 /// sequence. At gimbal lock (middle angle within ``FusionScalar/gimbalLockThreshold`` of ±π/2 for
 /// Tait–Bryan, of 0 or π for proper Euler) only the sum or difference of the first and third
 /// angles is defined; the third angle is then set to 0 and the first angle carries the whole rotation
-/// about the locked axis, as SciPy does, and ``isGimbalLocked`` is true. The angles still reproduce
-/// the rotation exactly. Extraction uses the direct method of Bernardes and Viollet (PLOS ONE, 2022),
+/// about the locked axis, as SciPy does, and ``isGimbalLocked`` is true. The angles then reproduce
+/// the rotation to within twice the distance from the lock (at most `2 · gimbalLockThreshold`:
+/// 2e-7 rad in Double). Extraction uses the direct method of Bernardes and Viollet (PLOS ONE, 2022),
 /// which needs no matrix and is accurate at every angle.
 @frozen
 public struct EulerAngles<Scalar: FusionScalar> {
@@ -55,8 +56,9 @@ public struct EulerAngles<Scalar: FusionScalar> {
 
     /// The angles of a rotation in a sequence (Bernardes–Viollet direct method).
     ///
-    /// The quaternion need not be unit length. Recovery: a non-finite quaternion gives NaN angles
-    /// (check ``Quaternion/isFinite`` first; no attitude is ever built from them).
+    /// The quaternion need not be unit length. Recovery: a non-finite quaternion gives NaN angles,
+    /// and the zero quaternion (no rotation) gives meaningless angles; check
+    /// ``Quaternion/isFinite`` and ``Quaternion/length`` first.
     @inlinable
     public init(_ q: Quaternion<Scalar>, sequence: RotationSequence) {
         // The method is written for extrinsic sequences; an intrinsic sequence is the extrinsic one
@@ -135,6 +137,7 @@ extension Quaternion {
 }
 
 extension EulerAngles: Equatable, Hashable, Sendable, Codable {}
+
 
 extension EulerAngles: CustomStringConvertible {
     /// e.g. `EulerAngles(ZYX: 0.1, 0.2, 0.3 rad)`.

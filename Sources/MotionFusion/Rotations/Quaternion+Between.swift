@@ -11,20 +11,18 @@ extension Quaternion {
     /// then 180° about the axis perpendicular to `from` built from the coordinate axis least
     /// aligned with it.
     ///
+    /// Any finite, non-zero lengths work, huge or tiny (the vectors are rescaled before squaring).
+    ///
     /// - Throws: ``RotationError/zeroLengthVector`` if either vector has zero length,
     ///   ``RotationError/nonFiniteInput`` if either has a NaN or infinite component.
     @inlinable
     public static func rotation(
         from: SIMD3<Scalar>, to: SIMD3<Scalar>
     ) throws(RotationError) -> Quaternion {
-        guard from.x.isFinite, from.y.isFinite, from.z.isFinite,
-            to.x.isFinite, to.y.isFinite, to.z.isFinite
-        else { throw .nonFiniteInput }
-        let fromLength = from.lengthOfVector
-        let toLength = to.lengthOfVector
-        guard fromLength.isNormal, toLength.isNormal else { throw .zeroLengthVector }
-        let a = from / fromLength
-        let b = to / toLength
+        guard ScaledLength.isFinite(from), ScaledLength.isFinite(to) else { throw .nonFiniteInput }
+        guard let a = ScaledLength.direction(from), let b = ScaledLength.direction(to) else {
+            throw .zeroLengthVector
+        }
         let cross = a.crossProduct(b)
         let cosine = a.dotProduct(b)
         if cross != .zero {

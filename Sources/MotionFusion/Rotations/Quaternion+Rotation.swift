@@ -3,34 +3,31 @@ import RealModule
 extension Quaternion {
     /// The rotation by `angle` radians about `axis`, right-handed.
     ///
-    /// The axis need not be unit length; it is normalized here. Recovery: an axis of zero length
-    /// or with non-finite components defines no rotation and gives ``identity``; a non-finite
-    /// angle also gives ``identity``.
+    /// The axis need not be unit length (any finite non-zero length, huge or tiny); it is
+    /// normalized here. Recovery: an axis of zero length or with non-finite components defines no
+    /// rotation and gives ``identity``; a non-finite angle also gives ``identity``.
     @inlinable
     public init(angle: Scalar, axis: SIMD3<Scalar>) {
-        let n2 = (axis * axis).sum()
-        guard angle.isFinite, n2.isNormal else {
+        guard angle.isFinite, let unit = ScaledLength.direction(axis) else {
             self = .identity
             return
         }
         let half = angle / 2
-        let s = Scalar.sin(half) / n2.squareRoot()
-        self.init(real: Scalar.cos(half), imaginary: axis * s)
+        self.init(real: Scalar.cos(half), imaginary: unit * Scalar.sin(half))
     }
 
     /// The rotation whose rotation vector (axis × angle in radians) is `rotationVector`:
     /// the exponential map `exp(v / 2)`.
     ///
-    /// Accurate for tiny rotations (no division by a small angle). Recovery: non-finite input
-    /// gives ``identity``.
+    /// Accurate for tiny rotations (no division by a small angle). Recovery: a vector with a NaN or
+    /// infinite component gives ``identity``.
     @inlinable
     public init(rotationVector v: SIMD3<Scalar>) {
-        let theta2 = (v * v).sum()
-        guard theta2.isFinite else {
+        guard ScaledLength.isFinite(v) else {
             self = .identity
             return
         }
-        let theta = theta2.squareRoot()
+        let theta = ScaledLength.length(v)
         let half = theta / 2
         // sin(θ/2)/θ → 1/2 as θ → 0; sin is accurate relative to its argument, so only θ = 0 is special.
         let k: Scalar = theta > 0 ? Scalar.sin(half) / theta : Scalar(1) / 2
@@ -41,7 +38,8 @@ extension Quaternion {
     /// map `2 log(q)` of the hemisphere with `w ≥ 0`.
     ///
     /// Assumes a unit quaternion; the length is ignored (only the direction counts). Accurate for
-    /// tiny rotations.
+    /// tiny rotations. A zero or non-finite quaternion is no rotation: the result has NaN
+    /// components.
     @inlinable
     public var rotationVector: SIMD3<Scalar> {
         let sign: Scalar = w < 0 ? -1 : 1
@@ -53,7 +51,8 @@ extension Quaternion {
         return v * k
     }
 
-    /// The rotation angle in [0, π] radians, robust for small and for near-180° rotations.
+    /// The rotation angle in [0, π] radians, robust for small and for near-180° rotations. NaN for
+    /// a quaternion with a NaN component.
     @inlinable
     public var angle: Scalar {
         let n = vector.lengthOfVector
@@ -61,10 +60,11 @@ extension Quaternion {
     }
 
     /// The unit rotation axis, chosen so that ``angle`` is in [0, π]. The identity has no axis;
-    /// it returns (1, 0, 0).
+    /// it returns (1, 0, 0). A quaternion with a NaN component returns NaN components.
     @inlinable
     public var axis: SIMD3<Scalar> {
         let v = w < 0 ? -vector : vector
+        guard isFinite else { return SIMD3(repeating: .nan) }
         let n = v.lengthOfVector
         return n > 0 ? v / n : SIMD3(1, 0, 0)
     }
@@ -89,9 +89,11 @@ extension Quaternion {
     }
 
     /// The angle in [0, π] radians of the rotation that takes `self` to `other`, treating `q` and
-    /// `−q` as the same rotation. Both are normalized first.
+    /// `−q` as the same rotation. Both are normalized first (any finite non-zero length works). A
+    /// zero or non-finite quaternion is no rotation: the result is NaN.
     @inlinable
     public func angle(to other: Quaternion) -> Scalar {
+        guard Self.hasDirection(self), Self.hasDirection(other) else { return .nan }
         let a = normalized()
         let b = other.normalized()
         // |a − b| and |a + b| give a well-conditioned angle for both small and large differences.
@@ -102,7 +104,7 @@ extension Quaternion {
 
     /// Spherical linear interpolation from `self` (t = 0) to `other` (t = 1) along the shorter arc.
     ///
-    /// Both inputs are taken as unit quaternions. When they are nearly the same rotation the
+    /// Both inputs are taken as unit quaternions (a zero or non-finite input gives NaN components). When they are nearly the same rotation the
     /// interpolation is linear and normalized, which is accurate there; `t` outside [0, 1]
     /// extrapolates along the same great circle.
     @inlinable
@@ -126,7 +128,8 @@ extension Quaternion {
         return Quaternion(components: a * wa + b * wb)
     }
 
-    /// The quaternion exponential `e^w (cos|v|, sin|v| v/|v|)`.
+    /// The quaternion exponential `e^w (cos|v|, sin|v| v/|v|)`. NaN or infinite components give
+    /// non-finite results.
     @inlinable
     public func exp() -> Quaternion {
         let theta = vector.lengthOfVector
@@ -138,14 +141,37 @@ extension Quaternion {
     /// The principal quaternion logarithm `(ln|q|, atan2(|v|, w) v/|v|)`.
     ///
     /// For a unit quaternion the scalar part is 0 and the vector part is half the rotation vector
-    /// (of the hemisphere of `w`). The logarithm of zero has a scalar part of −∞.
+    /// (of the hemisphere of `w`). On the negative real axis (`v = 0`, `w < 0`) the angle is π about
+    /// no particular axis; the x axis is chosen, so `log(−1) = (0, π, 0, 0)` and `exp(log q) == q`
+    /// still holds. The logarithm of zero has a scalar part of −∞; NaN components give NaN.
     @inlinable
     public func log() -> Quaternion {
-        let n = vector.lengthOfVector
+        let n = ScaledLength.length(vector)
         let theta = Scalar.atan2(y: n, x: w)
-        // atan2(n, w)/n → 1/w as n → 0 (w > 0); at n = 0 with w < 0 the angle is π about no axis.
-        let k: Scalar = n > 0 ? theta / n : (w > 0 ? 1 / w : 0)
-        return Quaternion(real: Scalar.log(length), imaginary: vector * k)
+        let real = Scalar.log(length.isFinite && length > 0 ? length : Self.scaledLength(self))
+        if n > 0 {
+            // atan2(n, w)/n stays accurate as n → 0 (w > 0).
+            return Quaternion(real: real, imaginary: vector * (theta / n))
+        }
+        if w < 0 { return Quaternion(real: real, imaginary: SIMD3(.pi, 0, 0)) }
+        return Quaternion(real: real, imaginary: .zero)
+    }
+
+    /// True when the quaternion is finite and not zero (after rescaling): it has a direction.
+    @inlinable
+    static func hasDirection(_ q: Quaternion) -> Bool {
+        guard q.isFinite else { return false }
+        return q.components != .zero
+    }
+
+    /// The length without overflow or underflow.
+    @inlinable
+    static func scaledLength(_ q: Quaternion) -> Scalar {
+        let c = q.components
+        let m = max(max(abs(c[0]), abs(c[1])), max(abs(c[2]), abs(c[3])))
+        guard m > 0, m.isFinite else { return m }
+        let u = c / m
+        return m * (u * u).sum().squareRoot()
     }
 }
 

@@ -233,13 +233,13 @@ extension Quaternion {
 
     /// True when the rotations differ by at most `angleTolerance` radians (q ≡ −q).
     ///
-    /// Both quaternions are normalized first. Non-finite input never compares equal.
+    /// Both quaternions are normalized first. A zero or non-finite quaternion is no rotation and
+    /// never compares equal.
     @inlinable
     public func isApproximatelySameRotation(
         as other: Quaternion, angleTolerance: Scalar = Scalar.ulpOfOne.squareRoot()
     ) -> Bool {
-        guard isFinite, other.isFinite else { return false }
-        return angle(to: other) <= angleTolerance
+        angle(to: other) <= angleTolerance  // NaN for zero or non-finite input: false
     }
 }
 

@@ -28,7 +28,8 @@ extension RotationMatrix {
     /// number occurs, and it is exact to rounding at every angle including 180°.
     ///
     /// A matrix that is not exactly orthonormal gives the normalized quaternion of its nearly
-    /// orthonormal rotation; call ``orthonormalized()`` first for a far-off matrix.
+    /// orthonormal rotation; call ``orthonormalized()`` first for a far-off matrix. Recovery: a
+    /// matrix with NaN or infinite elements gives ``Quaternion/identity`` (check ``isFinite``).
     @inlinable
     public var quaternion: Quaternion<Scalar> {
         let m00 = column0.x, m10 = column0.y, m20 = column0.z

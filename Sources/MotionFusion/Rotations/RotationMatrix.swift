@@ -86,8 +86,7 @@ public struct RotationMatrix<Scalar: FusionScalar> {
     /// True when all nine elements are finite.
     @inlinable
     public var isFinite: Bool {
-        let m = column0 * column0 + column1 * column1 + column2 * column2
-        return m.x.isFinite && m.y.isFinite && m.z.isFinite
+        ScaledLength.isFinite(column0) && ScaledLength.isFinite(column1) && ScaledLength.isFinite(column2)
     }
 
     /// Matrix × vector.
@@ -135,12 +134,15 @@ extension RotationMatrix {
     /// products — is orthonormalized by Higham's Newton iteration `X ← (X + X⁻ᵀ) / 2`, which converges
     /// quadratically in a few steps and needs no allocation. Otherwise (determinant ≤ 0, or no
     /// convergence) the nearest rotation comes from a LAPACK singular value decomposition
-    /// `R = U diag(1, 1, det(U Vᵀ)) Vᵀ`. Recovery: a matrix with a NaN or infinite element, or of
-    /// rank below 2 (no unique nearest rotation), returns ``identity``.
+    /// `R = U diag(1, 1, det(U Vᵀ)) Vᵀ` — for a reflection (determinant −1) or a matrix of rank
+    /// below 2 the nearest rotation is not unique, and this is one of them. Recovery: a matrix with a
+    /// NaN or infinite element, or the zero matrix, returns ``identity``.
     @inlinable
     public func orthonormalized() -> RotationMatrix {
         guard isFinite else { return .identity }
-        if determinant > 0 {
+        // Newton's iteration needs a well-scaled positive determinant; anything else goes to the SVD.
+        let determinant = self.determinant
+        if determinant > 0 && determinant.isNormal && determinant.isFinite {
             var x = self
             for _ in 0..<32 {
                 // X⁻ᵀ = cofactor(X) / det(X): the cofactor columns are cross products of the columns.
