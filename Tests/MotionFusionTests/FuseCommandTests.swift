@@ -102,3 +102,17 @@ struct FuseCommandTests {
         #expect(throws: (any Error).self) { try Self.run(["fuse", bad, "-o", out, "--beta", "-1"]) }
     }
 }
+
+@Suite("motion --help and version")
+struct MotionCommandTests {
+    @Test func helpListsTheCommands() throws {
+        let help = MotionCommand.helpMessage()
+        for command in ["fuse", "version", "demo"] { #expect(help.contains(command)) }
+        let fuseHelp = MotionCommand.helpMessage(for: FuseCommand.self)
+        for option in ["--filter", "--no-magnetometer", "--frame", "--beta", "--zeta", "--kp", "--ki", "--gyro-unit", "--accel-unit"] {
+            #expect(fuseHelp.contains(option), "\(option)")
+        }
+        let version = try MotionCommand.parseAsRoot(["version"])
+        #expect(version is VersionCommand)
+    }
+}
