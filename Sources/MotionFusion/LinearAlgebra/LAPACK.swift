@@ -54,6 +54,40 @@ enum LAPACK {
         return (u, s, vt)
     }
 
+    /// The minimum-norm least-squares solution of `A x ≈ B` for a column-major `m × n` matrix `A`
+    /// and `nrhs` right-hand sides (`B` column-major `m × nrhs`), by `dgelsd` (SVD-based, so
+    /// rank-deficient systems are handled). Returns the `n × nrhs` solution, the singular values of
+    /// `A` in descending order, and the effective rank (singular values above `rcond · s₁`).
+    static func leastSquares(
+        _ matrix: [Double], rows m: Int, columns n: Int, rightHandSides b: [Double], count nrhs: Int = 1,
+        rcond: Double = -1
+    ) throws(EstimationError) -> (solution: [Double], singularValues: [Double], rank: Int) {
+        precondition(matrix.count == m * n && b.count == m * nrhs, "matrix size")
+        var a = matrix
+        let ldb = max(m, n)
+        var rhs = [Double](repeating: 0, count: ldb * nrhs)
+        for column in 0..<nrhs {
+            for row in 0..<m { rhs[column * ldb + row] = b[column * m + row] }
+        }
+        var s = [Double](repeating: 0, count: min(m, n))
+        var rank: Int32 = 0
+        let info = a.withUnsafeMutableBufferPointer { aP in
+            rhs.withUnsafeMutableBufferPointer { bP in
+                s.withUnsafeMutableBufferPointer { sP in
+                    LAPACKE_dgelsd(
+                        LAPACK_COL_MAJOR, Int32(m), Int32(n), Int32(nrhs), aP.baseAddress, Int32(m),
+                        bP.baseAddress, Int32(ldb), sP.baseAddress, rcond, &rank)
+                }
+            }
+        }
+        guard info == 0 else { throw .lapackFailure(routine: "dgelsd", info: Int(info)) }
+        var solution = [Double](repeating: 0, count: n * nrhs)
+        for column in 0..<nrhs {
+            for row in 0..<n { solution[column * n + row] = rhs[column * ldb + row] }
+        }
+        return (solution, s, Int(rank))
+    }
+
     /// `C = A · B` for column-major `A` (3 × 3, leading dimension 3) and `B`, `C` (3 × count, leading
     /// dimension 4: the padded layout of `SIMD3<Double>`), by `cblas_dgemm`.
     static func multiply3(

@@ -1,0 +1,81 @@
+/// A magnetometer calibration: `m = S · (u − h)`, with the hard-iron offset `h` (µT) and the
+/// symmetric soft-iron matrix `S`.
+///
+/// A stable file contract (outside tools read it): `Codable` as
+/// `{"hardIron": [hx, hy, hz], "softIron": [[…], […], […]], "fieldStrength": F, "residual": r}` with
+/// `softIron` row-major and calibrated = softIron · (raw − hardIron). `fieldStrength` is the radius
+/// (µT) the calibrated field lies on; `residual` the RMS of `|m| − fieldStrength` over the fit
+/// samples (µT).
+public struct MagnetometerCalibration: Sendable, Hashable, Codable {
+    /// `h`, µT, subtracted first.
+    public var hardIron: SIMD3<Double>
+    /// `S`, symmetric, applied after.
+    public var softIron: RotationMatrix<Double>
+    /// The field magnitude the calibration maps to, µT.
+    public var fieldStrength: Double
+    /// RMS of `|calibrated| − fieldStrength` over the samples of the fit, µT.
+    public var residual: Double
+
+    /// A calibration from its parts.
+    public init(
+        hardIron: SIMD3<Double> = .zero, softIron: RotationMatrix<Double> = .identity,
+        fieldStrength: Double = 50, residual: Double = 0
+    ) {
+        self.hardIron = hardIron
+        self.softIron = softIron
+        self.fieldStrength = fieldStrength
+        self.residual = residual
+    }
+
+    /// Applies `m = S · (u − h)`.
+    @inlinable
+    public func apply<Scalar: FusionScalar>(_ raw: SIMD3<Scalar>) -> SIMD3<Scalar> {
+        SIMD3<Scalar>(softIron * (SIMD3<Double>(raw) - hardIron))
+    }
+
+    /// How much to trust the calibrated field, from the fit's relative residual: high below 1 %,
+    /// medium below 3 %, low otherwise.
+    public var accuracy: MagneticFieldAccuracy {
+        let relative = residual / max(fieldStrength, .leastNormalMagnitude)
+        return relative < 0.01 ? .high : (relative < 0.03 ? .medium : .low)
+    }
+
+    private enum CodingKeys: String, CodingKey { case hardIron, softIron, fieldStrength, residual }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let h = try c.decode([Double].self, forKey: .hardIron)
+        guard h.count == 3, h.allSatisfy(\.isFinite) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .hardIron, in: c, debugDescription: "hardIron needs 3 finite numbers")
+        }
+        hardIron = SIMD3(h[0], h[1], h[2])
+        softIron = try c.decode(RotationMatrix<Double>.self, forKey: .softIron)
+        guard softIron.isFinite else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .softIron, in: c, debugDescription: "softIron must be finite")
+        }
+        fieldStrength = try c.decodeIfPresent(Double.self, forKey: .fieldStrength) ?? 50
+        residual = try c.decodeIfPresent(Double.self, forKey: .residual) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode([hardIron.x, hardIron.y, hardIron.z], forKey: .hardIron)
+        try c.encode(softIron, forKey: .softIron)
+        try c.encode(fieldStrength, forKey: .fieldStrength)
+        try c.encode(residual, forKey: .residual)
+    }
+}
+
+/// Core Motion's magnetic-field calibration accuracy levels.
+public enum MagneticFieldAccuracy: String, Sendable, Hashable, Codable, CaseIterable {
+    /// No calibration applied.
+    case uncalibrated
+    /// Calibrated with a poor fit (relative residual ≥ 3 %).
+    case low
+    /// Relative residual between 1 % and 3 %.
+    case medium
+    /// Relative residual below 1 %.
+    case high
+}
