@@ -1,0 +1,120 @@
+import RealModule
+
+/// Fits an ellipsoid to 3-D points: the magnetometer's hard- and soft-iron calibration.
+///
+/// 1. The points are centred on their mean and scaled to unit RMS (for conditioning).
+/// 2. The general quadric `xᵀAx + bᵀx + c = 0` (A symmetric: 10 coefficients) is fitted by
+///    algebraic least squares: the right singular vector of the N × 10 design matrix with the smallest
+///    singular value (LAPACK `dgesvd`).
+/// 3. The centre is `−½ A⁻¹ b`; the shape matrix `Q = A / k` with `k = centreᵀ A centre − c` must be
+///    positive definite (else the points are not on an ellipsoid).
+/// 4. `Q = V Λ Vᵀ` (LAPACK `dsyev`); the soft-iron matrix is the symmetric `S = R · V Λ^½ Vᵀ`, so that
+///    `|S (u − h)| = R` on the fitted ellipsoid, with `R` the given field strength or, without one,
+///    the fitted radius `(λ₁λ₂λ₃)^(−1/6)` (the radius of the sphere of equal volume).
+public enum EllipsoidFit {
+    /// Fits a magnetometer calibration (µT in, µT out).
+    ///
+    /// - Parameters:
+    ///   - samples: raw magnetometer readings; they should cover as much of the sphere of directions as
+    ///     possible (a partial cover works if it is not nearly planar).
+    ///   - fieldStrength: the local field magnitude in µT (from the World Magnetic Model at the
+    ///     user's location), or nil to use the fitted radius.
+    /// - Throws: ``CalibrationError/tooFewSamples(needed:found:)`` below 10 samples;
+    ///   ``CalibrationError/nonFiniteSample(index:)``; ``CalibrationError/underdetermined(reason:)``
+    ///   when the points lie on a plane or a line, or cover too little of the ellipsoid for a
+    ///   unique fit (the two smallest singular values of the design matrix within a factor
+    ///   of 100 of each other relative to the spread); ``CalibrationError/notAnEllipsoid`` when the
+    ///   best quadric is not an ellipsoid.
+    public static func magnetometer(
+        _ samples: [SIMD3<Double>], fieldStrength: Double? = nil
+    ) throws(CalibrationError) -> MagnetometerCalibration {
+        guard samples.count >= 10 else { throw .tooFewSamples(needed: 10, found: samples.count) }
+        for (index, s) in samples.enumerated() where !(s.x.isFinite && s.y.isFinite && s.z.isFinite) {
+            throw .nonFiniteSample(index: index)
+        }
+        if let fieldStrength, !(fieldStrength.isFinite && fieldStrength > 0) {
+            throw .underdetermined(reason: "the field strength must be a positive number of µT")
+        }
+        // 1. Normalize.
+        let mean = samples.reduce(SIMD3<Double>.zero, +) / Double(samples.count)
+        let spread = (samples.map { (($0 - mean) * ($0 - mean)).sum() }.reduce(0, +) / Double(samples.count)).squareRoot()
+        guard spread > 0 else { throw .underdetermined(reason: "all samples are the same point") }
+        let points = samples.map { ($0 - mean) / spread }
+
+        // 2. Design matrix rows: x², y², z², 2xy, 2xz, 2yz, x, y, z, 1 (column-major N × 10).
+        let n = points.count
+        var design = [Double](repeating: 0, count: n * 10)
+        for (i, p) in points.enumerated() {
+            let row: [Double] = [p.x * p.x, p.y * p.y, p.z * p.z, 2 * p.x * p.y, 2 * p.x * p.z, 2 * p.y * p.z, p.x, p.y, p.z, 1]
+            for j in 0..<10 { design[j * n + i] = row[j] }
+        }
+        let svd: (u: [Double], singularValues: [Double], vt: [Double])
+        do throws(EstimationError) {
+            svd = try LAPACK.singularValueDecomposition(design, rows: n, columns: 10)
+        } catch {
+            throw .estimation(error)
+        }
+        let s = svd.singularValues
+        // A second (near-)null direction means the quadric is not unique: planar or too little cover.
+        guard s[8] > 1e-6 * s[0], s[8] > 4 * s[9] else {
+            throw .underdetermined(
+                reason: "the samples lie on a plane or cover too little of the sphere of directions")
+        }
+        // The last row of Vᵀ (column-major 10 × 10) is the smallest singular vector.
+        let v = (0..<10).map { svd.vt[$0 * 10 + 9] }
+        let a = RotationMatrix<Double>(
+            rows: SIMD3(v[0], v[3], v[4]), SIMD3(v[3], v[1], v[5]), SIMD3(v[4], v[5], v[2]))
+        let b = SIMD3(v[6], v[7], v[8])
+
+        // 3. Centre and shape.
+        guard let aInverse = a.inverted() else { throw .notAnEllipsoid }
+        let centre = aInverse * b * -0.5
+        let k = centre.dotProduct(a * centre) - v[9]
+        guard k != 0, k.isFinite else { throw .notAnEllipsoid }
+        let q = [a.column0 / k, a.column1 / k, a.column2 / k]
+        let qColumnMajor = [q[0].x, q[0].y, q[0].z, q[1].x, q[1].y, q[1].z, q[2].x, q[2].y, q[2].z]
+
+        // 4. Eigen decomposition: Q must be positive definite.
+        let eigen: (values: [Double], vectors: [Double])
+        do throws(EstimationError) {
+            eigen = try LAPACK.symmetricEigen(qColumnMajor, order: 3)
+        } catch {
+            throw .estimation(error)
+        }
+        guard eigen.values.allSatisfy({ $0 > 0 && $0.isFinite }) else { throw .notAnEllipsoid }
+        // Back to µT: Q in normalized units becomes Q / spread².
+        let lambdas = eigen.values.map { $0 / (spread * spread) }
+        let radius = fieldStrength ?? Double.pow(lambdas[0] * lambdas[1] * lambdas[2], -1.0 / 6)
+        let vectors = (0..<3).map { SIMD3(eigen.vectors[$0 * 3], eigen.vectors[$0 * 3 + 1], eigen.vectors[$0 * 3 + 2]) }
+        var softIron = RotationMatrix<Double>(columns: .zero, .zero, .zero)
+        for i in 0..<3 {
+            let scale = radius * lambdas[i].squareRoot()
+            let e = vectors[i]
+            softIron.column0 += e * (e.x * scale)
+            softIron.column1 += e * (e.y * scale)
+            softIron.column2 += e * (e.z * scale)
+        }
+        let hardIron = mean + centre * spread
+        var calibration = MagnetometerCalibration(
+            hardIron: hardIron, softIron: softIron, fieldStrength: radius, residual: 0)
+        let squares = samples.map { sample -> Double in
+            let r = calibration.apply(sample).lengthOfVector - radius
+            return r * r
+        }
+        calibration.residual = (squares.reduce(0, +) / Double(samples.count)).squareRoot()
+        return calibration
+    }
+}
+
+extension RotationMatrix where Scalar == Double {
+    /// The inverse of a general 3 × 3 matrix by cofactors, or nil when it is singular.
+    func inverted() -> RotationMatrix<Double>? {
+        let c0 = column1.crossProduct(column2)
+        let c1 = column2.crossProduct(column0)
+        let c2 = column0.crossProduct(column1)
+        let det = column0.dotProduct(c0)
+        guard det != 0, det.isFinite else { return nil }
+        // The rows of the inverse are the cofactor columns divided by the determinant.
+        return RotationMatrix(rows: c0 / det, c1 / det, c2 / det)
+    }
+}
