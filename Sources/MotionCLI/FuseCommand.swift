@@ -95,6 +95,11 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Compute in double or float.")
     var precision: Precision = .double
 
+    @Option(
+        name: .customLong("calibration"),
+        help: "A calibration file from `motion calibrate` (repeat for several sensors); applied before the filter.")
+    var calibrationFiles: [String] = []
+
     func validate() throws {
         for (name, value) in [
             ("--beta", beta), ("--zeta", zeta), ("--kp", kp), ("--ki", ki),
@@ -133,6 +138,7 @@ struct FuseCommand: ParsableCommand {
 
     func fuse<F: AttitudeFilter>(_ filter: F) throws {
         let progress = Progress(label: "fuse")
+        let calibration = try CalibrationFile.read(calibrationFiles)
         do throws(CSVError) {
             let reader = try IMUCSVReader(
                 path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit,
@@ -140,7 +146,7 @@ struct FuseCommand: ParsableCommand {
             let writer = try FusionCSVWriter(path: output)
             var stream = FusionStream(
                 filter: filter, clock: SampleClock(maximumGap: maximumGap),
-                biasEstimator: restBias ? GyroscopeBiasEstimator() : nil)
+                biasEstimator: restBias ? GyroscopeBiasEstimator() : nil, calibration: calibration)
             var rows = 0
             while let record = try reader.next() {
                 let result = stream.update(

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import MotionCLI
 @testable import MotionFusion
 
 /// Magnetometer hard- and soft-iron recovery on synthetic data with known parameters.
@@ -104,5 +105,55 @@ struct EllipsoidFitTests {
         // calibrated = softIron · (raw − hardIron)
         let raw = SIMD3<Double>(11, 2, 3)
         #expect(calibration.apply(raw) == SIMD3(10, 1, 0))
+    }
+}
+
+@Suite("Magnetometer sphere fallback and CLI")
+struct MagnetometerCalibrationCommandTests {
+    @Test func sphereFallbackRecoversHardIronFromPartialCover() throws {
+        var random = TestRandom(seed: 17)
+        let hard = SIMD3<Double>(12, -30, 7)
+        // A cap of 55°: not enough for the full ellipsoid's uniqueness test? Either way the
+        // automatic model must give the hard iron to 0.5 µT on an undistorted (spherical) field.
+        let samples = EllipsoidFitTests.readings(
+            hardIron: hard, softIron: .identity, radius: 45, count: 800, maximumPolarAngle: 1.0, noise: 0.1,
+            random: &random)
+        let sphere = try EllipsoidFit.magnetometer(samples, fieldStrength: nil, model: .sphere)
+        #expect(sphere.model == .sphere)
+        #expect((sphere.calibration.hardIron - hard).lengthOfVector < 0.5)
+        #expect(abs(sphere.calibration.fieldStrength - 45) < 0.5)
+        // A tiny cap (the sensor barely turned): refused with a reason, never a wrong answer.
+        let cap = EllipsoidFitTests.readings(
+            hardIron: hard, softIron: .identity, radius: 45, count: 800, maximumPolarAngle: 0.1, noise: 0.3,
+            random: &random)
+        #expect(throws: CalibrationError.self) { try EllipsoidFit.magnetometer(cap, fieldStrength: nil, model: .automatic) }
+    }
+
+    @Test func calibrateWritesTheContractAndFuseAppliesIt() throws {
+        var random = TestRandom(seed: 23)
+        let hard = SIMD3<Double>(20, -10, 35)
+        let soft = EllipsoidFitTests.softIron(axes: SIMD3(0.9, 1.05, 1.1), random: &random)
+        let samples = EllipsoidFitTests.readings(
+            hardIron: hard, softIron: soft, radius: 50, count: 600, maximumPolarAngle: .pi, noise: 0.05,
+            random: &random)
+        var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n"
+        for (k, m) in samples.enumerated() { text += "\(Double(k) * 0.01),0,0,0,0,0,9.81,\(m.x),\(m.y),\(m.z)\n" }
+        let input = CSVReaderTests.file(text)
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("mf-cal-\(UUID()).json").path
+        try FuseCommandTests.run(["calibrate", "magnetometer", input, "-o", json, "--field-strength", "50"])
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as! [String: Any]
+        #expect(object["sensor"] as? String == "magnetometer")
+        let h = try #require(object["hardIron"] as? [Double])
+        let s = try #require(object["softIron"] as? [[Double]])
+        #expect((SIMD3(h[0], h[1], h[2]) - hard).lengthOfVector < 0.5)
+        for i in 0..<3 { for j in 0..<3 { #expect(abs(s[i][j] - soft[i, j]) < 0.01) } }
+        // fuse --calibration: the calibrated field in the stream has the field strength.
+        let calibration = try CalibrationFile.read([json])
+        let corrected = samples.map { calibration.magnetometer!.apply($0).lengthOfVector }
+        #expect(corrected.allSatisfy { abs($0 - 50) < 0.5 })
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("mf-calout-\(UUID()).csv").path
+        try FuseCommandTests.run(["fuse", input, "-o", out, "--calibration", json])
+        #expect(try FuseCommandTests.output(out).count == samples.count)
+        #expect(throws: (any Error).self) { try FuseCommandTests.run(["fuse", input, "-o", out, "--calibration", input]) }
     }
 }

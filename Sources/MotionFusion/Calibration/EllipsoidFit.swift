@@ -12,6 +12,125 @@ import RealModule
 ///    `|S (u − h)| = R` on the fitted ellipsoid, with `R` the given field strength or, without one,
 ///    the fitted radius `(λ₁λ₂λ₃)^(−1/6)` (the radius of the sphere of equal volume).
 public enum EllipsoidFit {
+    /// Which distortion model to fit.
+    public enum Model: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Hard iron and a full symmetric soft-iron matrix (9 parameters): needs samples over a good
+        /// part of the sphere of directions.
+        case ellipsoid
+        /// Hard iron only (a sphere: centre and radius), soft iron a scale to the field strength:
+        /// needs less coverage. Refused when the directions cover too little (their scatter) or the
+        /// fitted radius is outside 15–80 µT (the earth's field is 22–67 µT): input in µT.
+        case sphere
+        /// ``ellipsoid`` when the samples determine it, otherwise ``sphere``.
+        case automatic
+    }
+
+    /// Fits a magnetometer calibration with a choice of model; see
+    /// ``magnetometer(_:fieldStrength:)`` for the ellipsoid and ``Model`` for the others. Returns the
+    /// calibration and the model used.
+    ///
+    /// - Throws: as ``magnetometer(_:fieldStrength:)``; with ``Model/sphere`` (or ``Model/automatic``
+    ///   falling back to it) ``CalibrationError/underdetermined(reason:)`` when even a sphere is not
+    ///   determined (samples on one circle: rotation about a single axis).
+    public static func magnetometer(
+        _ samples: [SIMD3<Double>], fieldStrength: Double? = nil, model: Model
+    ) throws(CalibrationError) -> (calibration: MagnetometerCalibration, model: Model) {
+        switch model {
+        case .ellipsoid:
+            return (try magnetometer(samples, fieldStrength: fieldStrength), .ellipsoid)
+        case .sphere:
+            return (try sphere(samples, fieldStrength: fieldStrength), .sphere)
+        case .automatic:
+            do {
+                return (try magnetometer(samples, fieldStrength: fieldStrength), .ellipsoid)
+            } catch .underdetermined {
+                return (try sphere(samples, fieldStrength: fieldStrength), .sphere)
+            }
+        }
+    }
+
+    /// The smallest eigenvalue of the samples' direction scatter (1/3 for a full cover of the sphere)
+    /// below which the sphere fit refuses: 0.05, about what rotating through ±40° about two axes gives.
+    public static let minimumSphereCoverage = 0.05
+
+    /// The sphere fit: `|u − h|² = r²` is linear in `h` and `r² − |h|²` (least squares by LAPACK
+    /// `dgelsd`); the soft-iron matrix scales the radius to `fieldStrength` (or is the identity).
+    static func sphere(_ samples: [SIMD3<Double>], fieldStrength: Double?) throws(CalibrationError)
+        -> MagnetometerCalibration
+    {
+        guard samples.count >= 4 else { throw .tooFewSamples(needed: 4, found: samples.count) }
+        for (index, s) in samples.enumerated() where !(s.x.isFinite && s.y.isFinite && s.z.isFinite) {
+            throw .nonFiniteSample(index: index)
+        }
+        let mean = samples.reduce(SIMD3<Double>.zero, +) / Double(samples.count)
+        let spread = (samples.map { (($0 - mean) * ($0 - mean)).sum() }.reduce(0, +) / Double(samples.count)).squareRoot()
+        guard spread > 0 else { throw .underdetermined(reason: "all samples are the same point") }
+        let points = samples.map { ($0 - mean) / spread }
+        let n = points.count
+        var design = [Double](repeating: 0, count: n * 4)
+        var rhs = [Double](repeating: 0, count: n)
+        for (i, p) in points.enumerated() {
+            design[i] = 2 * p.x
+            design[n + i] = 2 * p.y
+            design[2 * n + i] = 2 * p.z
+            design[3 * n + i] = 1
+            rhs[i] = (p * p).sum()
+        }
+        let fit: (solution: [Double], singularValues: [Double], rank: Int)
+        do throws(EstimationError) {
+            fit = try LAPACK.leastSquares(design, rows: n, columns: 4, rightHandSides: rhs)
+        } catch {
+            throw .estimation(error)
+        }
+        guard fit.singularValues[3] > 0.05 * fit.singularValues[0] else {
+            throw .underdetermined(
+                reason: "even a sphere is not determined: the samples lie on one circle (rotation about a single axis)")
+        }
+        let centre = SIMD3(fit.solution[0], fit.solution[1], fit.solution[2])
+        let r2 = fit.solution[3] + (centre * centre).sum()
+        guard r2 > 0 else { throw .notAnEllipsoid }
+        // Coverage: the directions from the centre must spread over the sphere; with a small cap a
+        // smaller sphere fits as well as the true one. The smallest eigenvalue of their scatter matrix
+        // is 1/3 for a full cover and near 0 for a cap or a circle.
+        var scatter = [Double](repeating: 0, count: 9)
+        for p in points {
+            let d = p - centre
+            let u = d / max(d.lengthOfVector, .leastNormalMagnitude)
+            for i in 0..<3 { for j in 0..<3 { scatter[j * 3 + i] += u[i] * u[j] / Double(n) } }
+        }
+        let smallest: Double
+        do throws(EstimationError) {
+            smallest = try LAPACK.symmetricEigen(scatter, order: 3).values[0]
+        } catch {
+            throw .estimation(error)
+        }
+        guard smallest >= Self.minimumSphereCoverage else {
+            throw .underdetermined(
+                reason: "the sensor turned through too few directions for even a sphere fit "
+                    + "(direction scatter \((smallest * 1000).rounded() / 1000), at least \(Self.minimumSphereCoverage) is needed)")
+        }
+        let radius = r2.squareRoot() * spread
+        // The earth's field is 22–67 µT everywhere at the surface: a sphere far outside that range
+        // means a small cap of directions was fitted by a wrong sphere.
+        guard (15...80).contains(radius) else {
+            throw .underdetermined(
+                reason: "the sensor turned through too few directions: the best sphere has a radius of "
+                    + "\((radius * 10).rounded() / 10) µT, outside the earth's field (15–80 µT)")
+        }
+        let target = fieldStrength ?? radius
+        let k = target / radius
+        var calibration = MagnetometerCalibration(
+            hardIron: mean + centre * spread,
+            softIron: RotationMatrix(columns: SIMD3(k, 0, 0), SIMD3(0, k, 0), SIMD3(0, 0, k)),
+            fieldStrength: target, residual: 0)
+        let squares = samples.map { sample -> Double in
+            let r = calibration.apply(sample).lengthOfVector - target
+            return r * r
+        }
+        calibration.residual = (squares.reduce(0, +) / Double(samples.count)).squareRoot()
+        return calibration
+    }
+
     /// Fits a magnetometer calibration (µT in, µT out).
     ///
     /// - Parameters:
@@ -50,15 +169,18 @@ public enum EllipsoidFit {
         }
         let svd: (u: [Double], singularValues: [Double], vt: [Double])
         do throws(EstimationError) {
-            svd = try LAPACK.singularValueDecomposition(design, rows: n, columns: 10)
+            svd = try LAPACK.singularValueDecomposition(design, rows: n, columns: 10, computeU: false)
         } catch {
             throw .estimation(error)
         }
         let s = svd.singularValues
         // A second (near-)null direction means the quadric is not unique: planar or too little cover.
         guard s[8] > 1e-6 * s[0], s[8] > 4 * s[9] else {
+            let ratio = s[9] > 0 ? s[8] / s[9] : .infinity
             throw .underdetermined(
-                reason: "the samples lie on a plane or cover too little of the sphere of directions")
+                reason: "the samples lie on a plane or cover too little of the sphere of directions "
+                    + "(the two smallest singular values of the quadric fit differ by a factor of "
+                    + "\((ratio * 10).rounded() / 10), at least 4 is needed)")
         }
         // The last row of Vᵀ (column-major 10 × 10) is the smallest singular vector.
         let v = (0..<10).map { svd.vt[$0 * 10 + 9] }

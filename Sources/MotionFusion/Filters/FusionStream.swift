@@ -16,7 +16,8 @@ public enum FusionError: Error, Equatable, Sendable, CustomStringConvertible {
 /// range checks, and the derived outputs (``FusionOutput``). Streaming with ``update(timestamp:gyroscope:accelerometer:magnetometer:)``
 /// (no allocation), or batch with ``process(timestamps:gyroscope:accelerometer:magnetometer:into:)``.
 ///
-/// Per sample: the clock turns the timestamp into `dt`; the bias estimator (if any) sees the raw
+/// Per sample: the ``calibration`` (if any) is applied to the raw readings; the clock turns the
+/// timestamp into `dt`; the bias estimator (if any) sees the raw
 /// gyroscope and its bias is subtracted before the filter; an accelerometer component at or beyond
 /// ``Settings-swift.struct/accelerometerRange`` is treated as saturated and the accelerometer is not
 /// used that step; then the filter updates. The first sample with a usable accelerometer initializes
@@ -55,6 +56,8 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     public var clock: SampleClock
     /// The bias estimator, or nil to leave bias to the filter alone.
     public var biasEstimator: GyroscopeBiasEstimator<Scalar>?
+    /// Sensor calibrations applied to every sample before anything else (none by default).
+    public var calibration: SensorCalibration
     /// Ranges and gravity.
     public var settings: Settings
 
@@ -62,11 +65,13 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     @inlinable
     public init(
         filter: Filter, clock: SampleClock = SampleClock(),
-        biasEstimator: GyroscopeBiasEstimator<Scalar>? = nil, settings: Settings = Settings()
+        biasEstimator: GyroscopeBiasEstimator<Scalar>? = nil, calibration: SensorCalibration = SensorCalibration(),
+        settings: Settings = Settings()
     ) {
         self.filter = filter
         self.clock = clock
         self.biasEstimator = biasEstimator
+        self.calibration = calibration
         self.settings = settings
     }
 
@@ -74,9 +79,12 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     /// or nil for 6D, timestamp in seconds.
     @inlinable
     public mutating func update(
-        timestamp: Double, gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>,
-        magnetometer: SIMD3<Scalar>? = nil
+        timestamp: Double, gyroscope rawGyroscope: SIMD3<Scalar>, accelerometer rawAccelerometer: SIMD3<Scalar>,
+        magnetometer rawMagnetometer: SIMD3<Scalar>? = nil
     ) -> FusionOutput<Scalar> {
+        let gyroscope = calibration.gyroscope.map { $0.apply(rawGyroscope) } ?? rawGyroscope
+        let accelerometer = calibration.accelerometer.map { $0.apply(rawAccelerometer) } ?? rawAccelerometer
+        let magnetometer = rawMagnetometer.map { m in calibration.magnetometer.map { $0.apply(m) } ?? m }
         let (step, event) = clock.step(to: timestamp)
         let dt = Scalar(step)
         var flags: FusionFlags = []

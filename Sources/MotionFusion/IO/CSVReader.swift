@@ -68,10 +68,31 @@ public final class CSVReader {
     deinit { fclose(file) }
 
     /// The index of a column, or nil. Throws when the name appears more than once.
+    ///
+    /// The short names `t`, `gx…gz`, `ax…az`, `mx…mz` also match the descriptive headers of x-io's
+    /// recordings — `Time (s)`, `Gyroscope X (deg/s)`, `Accelerometer X (g)`, `Magnetometer X (uT)` —
+    /// compared without case and without the unit in parentheses (the unit itself is not read from
+    /// the header: give it with the unit options).
     public func column(named name: String) throws(CSVError) -> Int? {
-        let matches = header.indices.filter { header[$0] == name }
+        var matches = header.indices.filter { header[$0] == name }
+        if matches.isEmpty, let alias = Self.aliases[name] {
+            matches = header.indices.filter { Self.normalized(header[$0]) == alias }
+        }
         if matches.count > 1 { throw .duplicateColumn(name: name, column: matches[1] + 1) }
         return matches.first
+    }
+
+    static let aliases: [String: String] = [
+        "t": "time", "gx": "gyroscope x", "gy": "gyroscope y", "gz": "gyroscope z",
+        "ax": "accelerometer x", "ay": "accelerometer y", "az": "accelerometer z",
+        "mx": "magnetometer x", "my": "magnetometer y", "mz": "magnetometer z",
+    ]
+
+    /// Lower case, without a trailing "(unit)", trimmed.
+    static func normalized(_ name: String) -> String {
+        var text = name.lowercased()
+        if let open = text.lastIndex(of: "("), text.hasSuffix(")") { text = String(text[..<open]) }
+        return text.trimmingSpaces()
     }
 
     /// The index of a required column.

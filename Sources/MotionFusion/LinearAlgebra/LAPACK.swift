@@ -24,25 +24,27 @@ enum LAPACK {
         return (values, a)
     }
 
-    /// Singular value decomposition `A = U Σ Vᵀ` of an `m × n` matrix (`dgesvd`), full U and Vᵀ,
-    /// singular values in descending order.
+    /// Singular value decomposition `A = U Σ Vᵀ` of an `m × n` matrix (`dgesvd`), full Vᵀ and — when
+    /// `computeU` — full U (`m × m`: leave it off for tall matrices, where it would be huge; `u` is
+    /// then empty), singular values in descending order.
     static func singularValueDecomposition(
-        _ matrix: [Double], rows m: Int, columns n: Int
+        _ matrix: [Double], rows m: Int, columns n: Int, computeU: Bool = true
     ) throws(EstimationError) -> (u: [Double], singularValues: [Double], vt: [Double]) {
         precondition(matrix.count == m * n, "matrix size")
         var a = matrix
         var s = [Double](repeating: 0, count: min(m, n))
-        var u = [Double](repeating: 0, count: m * m)
+        var u = [Double](repeating: 0, count: computeU ? m * m : 1)
         var vt = [Double](repeating: 0, count: n * n)
         var superb = [Double](repeating: 0, count: max(1, min(m, n) - 1))
         let all = CChar(UInt8(ascii: "A"))
+        let jobU = computeU ? all : CChar(UInt8(ascii: "N"))
         let info = a.withUnsafeMutableBufferPointer { aP in
             s.withUnsafeMutableBufferPointer { sP in
                 u.withUnsafeMutableBufferPointer { uP in
                     vt.withUnsafeMutableBufferPointer { vtP in
                         superb.withUnsafeMutableBufferPointer { wP in
                             LAPACKE_dgesvd(
-                                LAPACK_COL_MAJOR, all, all, Int32(m), Int32(n),
+                                LAPACK_COL_MAJOR, jobU, all, Int32(m), Int32(n),
                                 aP.baseAddress, Int32(m), sP.baseAddress, uP.baseAddress,
                                 Int32(m), vtP.baseAddress, Int32(n), wP.baseAddress)
                         }
@@ -51,7 +53,7 @@ enum LAPACK {
             }
         }
         guard info == 0 else { throw .lapackFailure(routine: "dgesvd", info: Int(info)) }
-        return (u, s, vt)
+        return (computeU ? u : [], s, vt)
     }
 
     /// The minimum-norm least-squares solution of `A x ≈ B` for a column-major `m × n` matrix `A`

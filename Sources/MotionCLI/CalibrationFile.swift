@@ -1,0 +1,53 @@
+import Foundation
+import MotionFusion
+
+/// Reads and writes the JSON files of `motion calibrate`: one sensor's calibration per file, the
+/// calibration's own members plus `"sensor": "magnetometer" | "accelerometer" | "gyroscope"`.
+/// For the magnetometer that is the stable contract: `hardIron` (3 numbers, µT) and `softIron` (3 × 3,
+/// row-major), calibrated = softIron · (raw − hardIron).
+enum CalibrationFile {
+    enum Sensor: String, CaseIterable {
+        case magnetometer, accelerometer, gyroscope
+    }
+
+    static func write(_ value: some Encodable, sensor: Sensor, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        var object = try JSONSerialization.jsonObject(with: encoder.encode(value)) as! [String: Any]
+        object["sensor"] = sensor.rawValue
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// Reads any number of files into one calibration; later files override earlier ones per sensor.
+    static func read(_ paths: [String]) throws -> SensorCalibration {
+        var calibration = SensorCalibration()
+        for path in paths {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw CommandFailure("\(path): cannot read the calibration file (\(error.localizedDescription))")
+            }
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let name = object["sensor"] as? String, let sensor = Sensor(rawValue: name)
+            else {
+                throw CommandFailure(
+                    "\(path): not a calibration file (a JSON object with \"sensor\": magnetometer, accelerometer or gyroscope)")
+            }
+            do {
+                switch sensor {
+                case .magnetometer:
+                    calibration.magnetometer = try JSONDecoder().decode(MagnetometerCalibration.self, from: data)
+                case .accelerometer:
+                    calibration.accelerometer = try JSONDecoder().decode(InertialCalibration.self, from: data)
+                case .gyroscope:
+                    calibration.gyroscope = try JSONDecoder().decode(InertialCalibration.self, from: data)
+                }
+            } catch {
+                throw CommandFailure("\(path): \(error)")
+            }
+        }
+        return calibration
+    }
+}

@@ -1,0 +1,31 @@
+/// The calibrations a sample passes through before the filter: each sensor's is optional (nil:
+/// the sensor is used raw). `Codable` as `{"accelerometer": {…}, "gyroscope": {…},
+/// "magnetometer": {…}}` with the members of ``InertialCalibration`` and
+/// ``MagnetometerCalibration``.
+public struct SensorCalibration: Sendable, Hashable, Codable {
+    /// Applied to the gyroscope (rad/s in, rad/s out).
+    public var gyroscope: InertialCalibration?
+    /// Applied to the accelerometer (m/s² in, m/s² out).
+    public var accelerometer: InertialCalibration?
+    /// Applied to the magnetometer (µT in, µT out).
+    public var magnetometer: MagnetometerCalibration?
+
+    /// A calibration of the given sensors.
+    public init(
+        gyroscope: InertialCalibration? = nil, accelerometer: InertialCalibration? = nil,
+        magnetometer: MagnetometerCalibration? = nil
+    ) {
+        self.gyroscope = gyroscope
+        self.accelerometer = accelerometer
+        self.magnetometer = magnetometer
+    }
+
+    /// True when no sensor is calibrated.
+    public var isEmpty: Bool { gyroscope == nil && accelerometer == nil && magnetometer == nil }
+
+    /// The magnetometer's accuracy level: ``MagneticFieldAccuracy/uncalibrated`` without a
+    /// magnetometer calibration, otherwise from its fit residual.
+    public var magneticFieldAccuracy: MagneticFieldAccuracy {
+        magnetometer?.accuracy ?? .uncalibrated
+    }
+}
