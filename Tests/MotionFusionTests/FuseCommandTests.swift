@@ -116,3 +116,31 @@ struct MotionCommandTests {
         #expect(version is VersionCommand)
     }
 }
+
+@Suite("motion evaluate and declination")
+struct EvaluateAndDeclinationTests {
+    @Test func evaluateReadsEstimateAndTruthWithMovement() throws {
+        // Truth: identity; estimate: 2° about z (heading only) on rows 2 and 3; row 1 not scored.
+        let truth = CSVReaderTests.file("t,qw,qx,qy,qz,movement\n0,1,0,0,0,0\n1,1,0,0,0,1\n2,1,0,0,0,1\n3,nan,nan,nan,nan,1\n")
+        let q = Quaternion<Double>(angle: 2 * .pi / 180, axis: SIMD3(0, 0, 1))
+        let estimate = CSVReaderTests.file(
+            "t,qw,qx,qy,qz\n0,0,1,0,0\n1,\(q.w),\(q.x),\(q.y),\(q.z)\n2,\(q.w),\(q.x),\(q.y),\(q.z)\n3,1,0,0,0\n")
+        let (e, _) = try EvaluateCommand.quaternions(estimate, movement: false)
+        let (r, movement) = try EvaluateCommand.quaternions(truth, movement: true)
+        let summary = OrientationErrors.summary(estimates: e, references: r, scored: movement!)
+        #expect(summary.count == 2)
+        #expect(abs(summary.total - 2) < 1e-12 && abs(summary.heading - 2) < 1e-12 && summary.inclination < 1e-6)
+        try FuseCommandTests.run(["evaluate", estimate, truth])
+        #expect(throws: (any Error).self) { try FuseCommandTests.run(["evaluate", estimate, CSVReaderTests.file("qw,qx\n1,0\n")]) }
+    }
+
+    @Test func declinationRunsAndRejectsBadInput() throws {
+        try FuseCommandTests.run(["declination", "--latitude", "52.5", "--longitude", "13.4", "--date", "2026-11-22"])
+        #expect(throws: (any Error).self) {
+            try FuseCommandTests.run(["declination", "--latitude", "95", "--longitude", "0", "--date", "2026-01-01"])
+        }
+        #expect(throws: (any Error).self) {
+            try FuseCommandTests.run(["declination", "--latitude", "10", "--longitude", "0", "--date", "2040-01-01"])
+        }
+    }
+}
