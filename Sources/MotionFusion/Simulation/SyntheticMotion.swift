@@ -39,7 +39,7 @@ public enum SyntheticMotion {
     /// rests, integrated exactly (16 sub-steps per sample) so that the truth has no integration error
     /// worth measuring.
     public static func generate(_ settings: Settings = Settings()) -> IMURecording {
-        var random = SplitMix(seed: settings.seed)
+        var random = SplitMix64(seed: settings.seed)
         let count = max(1, Int((settings.duration * settings.sampleRate).rounded()))
         let dt = 1 / settings.sampleRate
         // Three sines per axis, for the rate and for the linear acceleration.
@@ -103,34 +103,3 @@ public enum SyntheticMotion {
     }
 }
 
-/// SplitMix64 with Gaussian draws: small, seeded, the same on every platform.
-@usableFromInline
-struct SplitMix: Sendable {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [a, b).
-    mutating func uniform(_ a: Double, _ b: Double) -> Double {
-        a + (b - a) * Double(next() >> 11) * 0x1p-53
-    }
-
-    /// Standard normal (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u = max(uniform(0, 1), Double.leastNormalMagnitude)
-        let v = uniform(0, 1)
-        return (-2 * Double.log(u)).squareRoot() * Double.cos(2 * .pi * v)
-    }
-
-    mutating func gaussianVector() -> SIMD3<Double> {
-        SIMD3(gaussian(), gaussian(), gaussian())
-    }
-}
