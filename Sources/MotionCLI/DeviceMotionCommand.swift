@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import MotionFusion
+
+extension AttitudeReferenceFrame: ExpressibleByArgument {}
+
+/// `motion device-motion`: Core Motion-style device motion for every sample of a recording.
+struct DeviceMotionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device-motion",
+        abstract: "Core Motion-style device motion (attitude, rotation rate, gravity, user acceleration, heading).",
+        discussion: """
+            Input as for `motion fuse`. Output columns: t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x, \\
+            rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading — q device → \\
+            reference frame (scalar first), angles in radians (Core Motion's roll about Y, pitch about \\
+            X, yaw about Z), rotation rate in rad/s with the bias removed, gravity and user \\
+            acceleration in g with Core Motion's signs, heading in degrees (−1 in the arbitrary frames). \\
+            xTrueNorthZVertical needs --latitude and --longitude (declination from WMM2025).
+            """)
+
+    @Argument(help: "The input CSV file.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The output CSV file.")
+    var output: String
+
+    @Option(help: "xArbitraryZVertical, xArbitraryCorrectedZVertical, xMagneticNorthZVertical or xTrueNorthZVertical.")
+    var referenceFrame: AttitudeReferenceFrame = .xArbitraryCorrectedZVertical
+
+    @Option(help: "Latitude in degrees, for true north.")
+    var latitude: Double?
+
+    @Option(help: "Longitude in degrees, for true north.")
+    var longitude: Double?
+
+    @Option(help: "Height above the WGS-84 ellipsoid in km, for true north.")
+    var heightKm: Double = 0
+
+    @Option(help: "Date YYYY-MM-DD for the declination (default: today).")
+    var date: String?
+
+    @Option(
+        name: .customLong("calibration"),
+        help: "A calibration file from `motion calibrate` (repeat for several sensors); applied before the filter.")
+    var calibrationFiles: [String] = []
+
+    @Option(help: "Gyroscope unit of the input: rad/s or deg/s.")
+    var gyroUnit: GyroscopeUnit = .radiansPerSecond
+
+    @Option(help: "Accelerometer unit of the input: m/s2 or g.")
+    var accelUnit: AccelerometerUnit = .metersPerSecondSquared
+
+    @Option(help: "Magnetometer unit of the input: uT, nT or gauss.")
+    var magUnit: MagnetometerUnit = .microtesla
+
+    func validate() throws {
+        if referenceFrame == .xTrueNorthZVertical && (latitude == nil || longitude == nil) {
+            throw ValidationError("xTrueNorthZVertical needs --latitude and --longitude")
+        }
+    }
+
+    func run() throws {
+        var declination = 0.0
+        if referenceFrame == .xTrueNorthZVertical, let latitude, let longitude {
+            do {
+                declination = try WorldMagneticModel.wmm2025.field(
+                    latitude: latitude, longitude: longitude, heightKilometers: heightKm,
+                    decimalYear: try decimalYear(date)
+                ).declination
+            } catch let error as WorldMagneticModelError {
+                throw CommandFailure("World Magnetic Model: \(error)")
+            }
+        }
+        let calibration = try CalibrationFile.read(calibrationFiles)
+        var processor = DeviceMotionProcessor(
+            stream: FusionStream(
+                filter: MadgwickFilter<Double>(settings: .init(frame: .nwu)), calibration: calibration),
+            referenceFrame: referenceFrame, declination: declination)
+        var text = "t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading\n"
+        do throws(CSVError) {
+            let reader = try IMUCSVReader(
+                path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit, magnetometerUnit: magUnit)
+            while let r = try reader.next() {
+                let m = processor.update(
+                    timestamp: r.timestamp, gyroscope: r.gyroscope, accelerometer: r.accelerometer,
+                    magnetometer: r.magnetometer)
+                let q = m.attitude.quaternion
+                let e = m.attitude.eulerAngles.angles
+                let (w, g, u) = (m.rotationRate, m.gravity, m.userAcceleration)
+                text += "\(r.timestamp),\(q.w),\(q.x),\(q.y),\(q.z),\(e[2]),\(e[1]),\(e[0]),"
+                text += "\(w.x),\(w.y),\(w.z),\(g.x),\(g.y),\(g.z),\(u.x),\(u.y),\(u.z),\(m.heading)\n"
+            }
+        } catch {
+            throw CommandFailure("\(input): \(error)")
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+    }
+}
