@@ -8,7 +8,7 @@ import Testing
 struct CSVReaderTests {
     static func file(_ text: String, name: String = UUID().uuidString) -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mf-\(name).csv").path
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         return path
     }
 
