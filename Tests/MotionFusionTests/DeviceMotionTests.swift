@@ -36,6 +36,19 @@ struct DeviceMotionTests {
         #expect((g - SIMD3(0.5.squareRoot(), -0.5.squareRoot(), 0)).lengthOfVector < 1e-9)
     }
 
+    @Test func theFiltersEarthFrameDoesNotMatter() {
+        let q = Quaternion<Double>(angle: 0.7, axis: SIMD3(1, 2, 3))
+        let force = q.inverseAct(on: SIMD3(0, 0, 9.80665))
+        let field = q.inverseAct(on: SIMD3(20, 0, -45))
+        for frame in EarthFrame.allCases {
+            var processor = DeviceMotionProcessor(
+                stream: FusionStream(filter: ComplementaryFilter<Double>(settings: .init(frame: frame))),
+                referenceFrame: .xMagneticNorthZVertical)
+            let m = processor.update(timestamp: 0, gyroscope: .zero, accelerometer: force, magnetometer: field)
+            #expect(m.attitude.quaternion.angle(to: q) < 1e-12, "\(frame)")
+        }
+    }
+
     @Test func userAccelerationAndGravitySumToCoreMotionsAcceleration() {
         let f = SIMD3<Double>(1, -2, 11)
         let gravity = SIMD3<Double>(0.5, -0.2, -9.79)

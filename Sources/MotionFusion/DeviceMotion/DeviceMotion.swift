@@ -26,7 +26,7 @@ public struct DeviceMotion<Scalar: FusionScalar>: Sendable, Hashable {
 /// Turns a ``FusionStream`` into Core Motion-style ``DeviceMotion`` in a chosen
 /// ``AttitudeReferenceFrame``.
 ///
-/// The filter runs in NWU (X north, Z up: Core Motion's magnetic-north frame). True north turns the
+/// The filter's attitude is taken in NWU (X north, Z up: Core Motion's magnetic-north frame). True north turns the
 /// attitude by the declination (`q ← R_z(−D) ⊗ q`, declination D east-positive, from the World
 /// Magnetic Model or given); the arbitrary frames turn it so that X is the device's heading at the
 /// first sample. ``AttitudeReferenceFrame/xArbitraryZVertical`` ignores the magnetometer.
@@ -40,12 +40,12 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
     public let declination: Double
     @usableFromInline var arbitraryYaw: Quaternion<Scalar>?
 
-    /// A processor; the filter's own frame setting is replaced by NWU.
+    /// A processor. The filter may run in any ``EarthFrame``; its attitude is turned into NWU
+    /// (Core Motion's X-north, Z-up frame) before the reference frame is applied.
     public init(stream: FusionStream<Filter>, referenceFrame: AttitudeReferenceFrame, declination: Double = 0) {
         self.stream = stream
         self.referenceFrame = referenceFrame
         self.declination = declination
-        precondition(stream.filter.frame == .nwu, "the filter must run in NWU (Core Motion's X-north, Z-up frame)")
     }
 
     /// Processes one raw sample (units as ``FusionStream/update(timestamp:gyroscope:accelerometer:magnetometer:)``).
@@ -55,7 +55,7 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
         let magnetic = referenceFrame.usesMagnetometer ? magnetometer : nil
         let output = stream.update(
             timestamp: timestamp, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetic)
-        var q = output.quaternion
+        var q = stream.filter.frame.fromNWU(Scalar.self).conjugate * output.quaternion
         switch referenceFrame {
         case .xMagneticNorthZVertical:
             break
