@@ -40,8 +40,12 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     /// The time constants; they may be changed between updates.
     public var settings: Settings
-    @usableFromInline var q: Quaternion<Scalar>
-    @usableFromInline var initialized: Bool
+    @usableFromInline var state: NWUAttitudeState<Scalar>
+    @inlinable var q: Quaternion<Scalar> {
+        get { state.q }
+        set { state.q = newValue }
+    }
+    @inlinable var initialized: Bool { state.initialized }
     @usableFromInline var lastTilt: Scalar
     @usableFromInline var lastHeading: Scalar
 
@@ -49,8 +53,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable
     public init(settings: Settings = Settings()) {
         self.settings = settings
-        q = .identity
-        initialized = false
+        state = NWUAttitudeState()
         lastTilt = 0
         lastHeading = 0
     }
@@ -71,19 +74,14 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     @inlinable
     public mutating func reset(to attitude: Quaternion<Scalar>) {
-        q = (settings.frame.fromNWU(Scalar.self).conjugate * attitude).normalized()
-        initialized = true
+        state.reset(to: attitude, in: settings.frame)
     }
 
     @inlinable @discardableResult
     public mutating func initialize(
         accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
     ) -> Bool {
-        guard let start = AttitudeInitializer.nwu(accelerometer: accelerometer, magnetometer: magnetometer)
-        else { return false }
-        q = start
-        initialized = true
-        return true
+        state.initialize(accelerometer: accelerometer, magnetometer: magnetometer)
     }
 
     @inlinable

@@ -45,9 +45,13 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     /// The parameters; they may be changed between updates.
     public var settings: Settings
-    @usableFromInline var q: Quaternion<Scalar>
+    @usableFromInline var state: NWUAttitudeState<Scalar>
+    @inlinable var q: Quaternion<Scalar> {
+        get { state.q }
+        set { state.q = newValue }
+    }
+    @inlinable var initialized: Bool { state.initialized }
     @usableFromInline var bias: SIMD3<Scalar>
-    @usableFromInline var initialized: Bool
     @usableFromInline var lastError: Scalar
     @usableFromInline var usedAcc: Bool
     @usableFromInline var usedMag: Bool
@@ -70,9 +74,8 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable
     public init(settings: Settings = Settings()) {
         self.settings = settings
-        q = .identity
+        state = NWUAttitudeState()
         bias = .zero
-        initialized = false
         lastError = 0
         usedAcc = false
         usedMag = false
@@ -88,19 +91,14 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     @inlinable
     public mutating func reset(to attitude: Quaternion<Scalar>) {
-        q = (settings.frame.fromNWU(Scalar.self).conjugate * attitude).normalized()
-        initialized = true
+        state.reset(to: attitude, in: settings.frame)
     }
 
     @inlinable @discardableResult
     public mutating func initialize(
         accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
     ) -> Bool {
-        guard let start = AttitudeInitializer.nwu(accelerometer: accelerometer, magnetometer: magnetometer)
-        else { return false }
-        q = start
-        initialized = true
-        return true
+        state.initialize(accelerometer: accelerometer, magnetometer: magnetometer)
     }
 
     @inlinable

@@ -49,18 +49,21 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     /// The gains; they may be changed between updates.
     public var settings: Settings
-    @usableFromInline var q: Quaternion<Scalar>
+    @usableFromInline var state: NWUAttitudeState<Scalar>
+    @inlinable var q: Quaternion<Scalar> {
+        get { state.q }
+        set { state.q = newValue }
+    }
+    @inlinable var initialized: Bool { state.initialized }
     @usableFromInline var bias: SIMD3<Scalar>
-    @usableFromInline var initialized: Bool
     @usableFromInline var lastError: SIMD3<Scalar>
 
     /// A filter that initializes itself from its first usable accelerometer sample.
     @inlinable
     public init(settings: Settings = Settings()) {
         self.settings = settings
-        q = .identity
+        state = NWUAttitudeState()
         bias = .zero
-        initialized = false
         lastError = .zero
     }
 
@@ -78,8 +81,7 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     @inlinable
     public mutating func reset(to attitude: Quaternion<Scalar>) {
-        q = (settings.frame.fromNWU(Scalar.self).conjugate * attitude).normalized()
-        initialized = true
+        state.reset(to: attitude, in: settings.frame)
     }
 
     /// Sets the bias (integral) state, rad/s.
@@ -92,11 +94,7 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
     public mutating func initialize(
         accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
     ) -> Bool {
-        guard let start = AttitudeInitializer.nwu(accelerometer: accelerometer, magnetometer: magnetometer)
-        else { return false }
-        q = start
-        initialized = true
-        return true
+        state.initialize(accelerometer: accelerometer, magnetometer: magnetometer)
     }
 
     @inlinable
