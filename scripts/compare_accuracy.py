@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MOTION = ".build/release/motion"
 DEFAULT_DATA = "../shared/reference-data/broad"
 VQF_VERSION = "2.1.2"
+EXTRA_ARGS: list = []  # --extra: appended to every `motion fuse` command (parameter studies)
 NOMINAL_RATE = 2000.0 / 7.0  # Hz, BROAD's sampling rate (285.714 Hz)
 
 # The BROAD CSV columns this script uses (the README of the reference data describes them all).
@@ -54,13 +55,15 @@ OUTPUT_COLUMNS = ("t", "qw", "qx", "qy", "qz")
 @dataclass(frozen=True)
 class Method:
     key: str          # unique id, also accepted by --only
-    family: str       # madgwick, mahony, complementary, vqf (accepted by --only)
+    family: str       # inertial, madgwick, mahony, complementary, vqf (accepted by --only)
     label: str        # column header in the tables
     summary: str      # row label in the Markdown summary
     cli_args: tuple   # arguments after `motion fuse IN -o OUT`; None for VQF
 
 
 METHODS = (
+    Method("inertial", "inertial", "Inertial", "MotionFusion InertialFrameFilter (defaults)",
+           ("--filter", "inertial")),
     Method("madgwick-broad", "madgwick", "Madg β0.12", "MotionFusion Madgwick (β = 0.12)",
            ("--filter", "madgwick", "--beta", "0.12")),
     Method("madgwick-default", "madgwick", "Madg def", "MotionFusion Madgwick (defaults)",
@@ -189,7 +192,8 @@ def score(q_est: np.ndarray, trial: Trial) -> Score:
 
 
 def cli_command(motion: Path, method: Method, mode: str, input_path, output_path) -> list:
-    command = [str(motion), "fuse", str(input_path), "-o", str(output_path), *method.cli_args]
+    command = [str(motion), "fuse", str(input_path), "-o", str(output_path), *method.cli_args,
+               *EXTRA_ARGS]
     if mode == "6D":
         command.append("--no-magnetometer")
     return command
@@ -314,7 +318,11 @@ def main() -> int:
                              + ", ".join(m.key for m in METHODS if m.key != m.family))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
                         help="CLI runs in parallel (default: number of CPUs)")
+    parser.add_argument("--extra", metavar="ARGS", default="",
+                        help="extra arguments appended to every `motion fuse` command, e.g. "
+                             "\"--set biasRestSigma=0.001\" (for parameter studies)")
     args = parser.parse_args()
+    EXTRA_ARGS.extend(shlex.split(args.extra))
 
     started = time.monotonic()
     methods = select_methods(args.only)

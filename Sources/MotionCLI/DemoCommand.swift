@@ -88,6 +88,7 @@ struct DemoCommand: ParsableCommand {
             return (score, seconds / Double(max(outputs.count, 1)) * 1e9)
         }
         switch filter {
+        case .inertial: return typed(InertialFrameFilter<Double>())
         case .madgwick: return typed(MadgwickFilter<Double>())
         case .mahony: return typed(MahonyFilter<Double>())
         case .complementary: return typed(ComplementaryFilter<Double>())

@@ -4,7 +4,7 @@ import MotionFusion
 
 /// The filters `motion fuse` can run.
 enum FilterName: String, CaseIterable, ExpressibleByArgument {
-    case madgwick, mahony, complementary
+    case inertial, madgwick, mahony, complementary
 }
 
 /// The floating-point type `motion fuse` computes in.
@@ -45,8 +45,12 @@ struct FuseCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output CSV file.")
     var output: String
 
-    @Option(help: "The filter: madgwick (the default: the most accurate on BROAD), mahony or complementary.")
-    var filter: FilterName = .madgwick
+    @Option(
+        help: """
+            The filter: inertial (the default: MotionFusion's InertialFrameFilter, the most accurate), \
+            madgwick, mahony or complementary.
+            """)
+    var filter: FilterName = .inertial
 
     @Flag(help: "Ignore magnetometer columns (6D).")
     var noMagnetometer = false
@@ -69,11 +73,18 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Mahony: largest bias the integral may reach, rad/s.")
     var maximumBias: Double = 0.1
 
-    @Option(help: "Complementary filter: tilt correction time constant, s.")
-    var accelerometerTimeConstant: Double = 1
+    @Option(help: "Inertial and complementary filters: tilt correction time constant, s (defaults 3 and 1).")
+    var accelerometerTimeConstant: Double?
 
-    @Option(help: "Complementary filter: heading correction time constant, s.")
-    var magnetometerTimeConstant: Double = 2
+    @Option(help: "Inertial and complementary filters: heading correction time constant, s (defaults 9 and 2).")
+    var magnetometerTimeConstant: Double?
+
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Inertial filter: set any InertialFrameFilter.Settings field, e.g. --set biasRestSigma=0.001 (SI units: s, rad/s, rad, m/s²; true/false for switches).",
+            valueName: "name=value"))
+    var settingOverrides: [String] = []
 
     @Flag(
         inversion: .prefixedNo,
@@ -103,8 +114,8 @@ struct FuseCommand: ParsableCommand {
     func validate() throws {
         for (name, value) in [
             ("--beta", beta), ("--zeta", zeta), ("--kp", kp), ("--ki", ki),
-            ("--accelerometer-time-constant", accelerometerTimeConstant),
-            ("--magnetometer-time-constant", magnetometerTimeConstant), ("--maximum-gap", maximumGap),
+            ("--accelerometer-time-constant", accelerometerTimeConstant ?? 1),
+            ("--magnetometer-time-constant", magnetometerTimeConstant ?? 1), ("--maximum-gap", maximumGap),
             ("--maximum-bias", maximumBias),
         ] where !(value.isFinite && value >= 0) {
             throw ValidationError("\(name) must be a finite number ≥ 0, got \(value)")
@@ -123,6 +134,11 @@ struct FuseCommand: ParsableCommand {
 
     func run<S: FusionScalar>(_: S.Type) throws {
         switch filter {
+        case .inertial:
+            var settings = try InertialSettingsOverrides.apply(settingOverrides, to: InertialFrameFilter<S>.Settings(frame: frame))
+            if let accelerometerTimeConstant { settings.accelerometerTimeConstant = S(accelerometerTimeConstant) }
+            if let magnetometerTimeConstant { settings.magnetometerTimeConstant = S(magnetometerTimeConstant) }
+            try fuse(InertialFrameFilter<S>(settings: settings))
         case .madgwick:
             try fuse(MadgwickFilter<S>(settings: .init(beta: S(beta), zeta: S(zeta), frame: frame)))
         case .mahony:
@@ -131,8 +147,8 @@ struct FuseCommand: ParsableCommand {
             try fuse(
                 ComplementaryFilter<S>(
                     settings: .init(
-                        accelerometerTimeConstant: S(accelerometerTimeConstant),
-                        magnetometerTimeConstant: S(magnetometerTimeConstant), frame: frame)))
+                        accelerometerTimeConstant: S(accelerometerTimeConstant ?? 1),
+                        magnetometerTimeConstant: S(magnetometerTimeConstant ?? 2), frame: frame)))
         }
     }
 

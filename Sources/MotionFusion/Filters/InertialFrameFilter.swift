@@ -1,0 +1,742 @@
+import RealModule
+
+/// MotionFusion's own orientation filter, and its default: strapdown gyroscope integration whose
+/// drift is corrected in a low-pass-filtered, almost inertial frame, with gyroscope bias estimation at
+/// rest and in motion and a heading-only magnetometer correction that rejects disturbances.
+///
+/// The attitude is a product of three rotations, each corrected by one sensor:
+///
+///     q9 = h ⊗ c ⊗ g        (sensor → NWU internally, then into ``Settings-swift.struct/frame``)
+///
+/// - `g` (sensor → I), pure strapdown integration of the bias-corrected gyroscope. Over seconds the
+///   frame I is almost inertial: it drifts only by the residual bias.
+/// - `c` (I → E6), the inclination correction. The accelerometer (specific force) is rotated into
+///   I, where a body that moves but goes nowhere has acceleration that averages out, and low-pass
+///   filtered there (two first-order stages of ``Settings-swift.struct/accelerometerTimeConstant``
+///   / 2 each); `c` is then turned, by the whole remaining angle at every sample, so that this
+///   filtered specific force points up. Linear acceleration shorter than the time constant averages
+///   away instead of tilting the estimate; the gyroscope carries the fast motion.
+/// - `h` (E6 → E9), a rotation about the vertical that points the horizontal magnetic field north,
+///   moved a fraction `Δt / τ_m` of the disagreement per sample
+///   (``Settings-swift.struct/magnetometerTimeConstant``), so the magnetometer never touches the
+///   inclination. `c ⊗ g` is the 6D estimate (``quaternion6D``), `h ⊗ c ⊗ g` the 9D one.
+///
+/// **Gyroscope bias** is a three-state Kalman filter (``gyroscopeBias``, ``gyroscopeBiasSigma``):
+/// - at rest (the gyroscope and accelerometer stay within their thresholds of their own low-pass
+///   values for ``Settings-swift.struct/restMinimumDuration``), it measures the low-pass gyroscope
+///   directly;
+/// - in motion, the inclination correction is the observation: a residual bias `Δb` makes I drift at
+///   `R Δb` (R = sensor → earth), and `c` turns back at the low-pass of the horizontal part of it. With
+///   `R` low-pass filtered by the same filter, `LP(R) b = LP(R b̂) − φ/T` (φ the correction angle over
+///   the interval T) is a linear measurement of the bias;
+/// - in 9D, the heading correction is the same kind of observation for the vertical component (the
+///   heading loop is a first-order low-pass of `τ_m`), which the accelerometer cannot see: without it,
+///   a vertical bias `b_z` would leave a steady heading lag of `b_z τ_m`. In 6D the vertical
+///   component is only held weakly toward zero.
+/// The bias steps run every ``Settings-swift.struct/biasUpdateInterval`` seconds on quantities
+/// low-pass filtered at every sample, so their cost does not grow with the sampling rate.
+///
+/// **Magnetic disturbances**: the field's norm and dip angle in the earth frame (after a short
+/// low-pass, ``Settings-swift.struct/magneticCurrentTimeConstant``) are compared with a reference
+/// learned while the field is undisturbed; outside ``Settings-swift.struct/magneticNormThreshold`` or
+/// ``Settings-swift.struct/magneticDipThreshold`` the magnetometer is ignored for up to
+/// ``Settings-swift.struct/maximumRejectionDuration`` seconds, then used with a gain reduced by
+/// ``Settings-swift.struct/rejectionGainFactor``. A new, consistent field seen while moving for
+/// ``Settings-swift.struct/newFieldDuration`` seconds (the first one: ``Settings-swift.struct/firstFieldDuration``)
+/// becomes the reference.
+///
+/// All time constants are in seconds; every gain is computed from `Δt` at run time, so the same
+/// settings mean the same thing at 50 Hz and at 1 kHz, and irregular timestamps are handled.
+///
+/// The structure — correction in an almost inertial frame, Kalman bias estimation from the
+/// inclination correction, norm-and-dip disturbance detection — follows D. Laidig and T. Seel, "VQF:
+/// Highly accurate IMU orientation estimation with bias estimation and magnetic disturbance
+/// rejection", Information Fusion 91, 2023, whose default parameters are physically motivated values
+/// for MEMS sensors and are used here too. Differences: the low-pass filters are critically damped
+/// pairs of first-order stages (gains valid for any `Δt`), the bias estimator runs at its own
+/// fixed rate, and the magnetometer also observes the vertical bias.
+///
+/// Bad input, per ``AttitudeFilter``: a non-finite gyroscope or bad `Δt` holds the attitude; an
+/// unusable accelerometer skips the inclination correction and the accelerometer's bias
+/// information; an unusable magnetometer (nil, zero, non-finite) makes the step 6D. The attitude is
+/// renormalized at every step and never becomes NaN.
+@frozen
+public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
+    /// The filter's parameters: time constants in seconds, rates in rad/s, accelerations in m/s².
+    public struct Settings: Sendable, Hashable, Codable {
+        /// τ_a, s: the accelerometer's low-pass time constant in the inertial frame. Longer averages
+        /// away more linear acceleration; shorter follows gyroscope drift more closely. Default 3.
+        public var accelerometerTimeConstant: Scalar
+        /// τ_m, s: the heading correction time constant. Default 9.
+        public var magnetometerTimeConstant: Scalar
+        /// Estimate the gyroscope bias while the sensor rests. Default true.
+        public var estimatesBiasAtRest: Bool
+        /// Estimate the gyroscope bias from the inclination (and, in 9D, heading) corrections while
+        /// the sensor moves. Default true.
+        public var estimatesBiasInMotion: Bool
+        /// Let the heading correction observe the vertical bias component in 9D. Default true.
+        public var estimatesVerticalBiasFromMagnetometer: Bool
+        /// The bias standard deviation before any measurement, rad/s; also the ceiling the
+        /// uncertainty grows back to. Default 0.5°/s.
+        public var biasInitialSigma: Scalar
+        /// s: the time in which an unobserved bias is expected to drift by ``biasDrift``. Default 100.
+        public var biasForgettingTime: Scalar
+        /// rad/s: the random-walk drift of the bias per ``biasForgettingTime`` (its variance grows by
+        /// the square of this per forgetting time). Default 0.1°/s.
+        public var biasDrift: Scalar
+        /// rad/s: the largest bias disagreement one measurement may claim (larger ones are clipped;
+        /// also the largest low-pass gyroscope reading still counted as rest). Default 2°/s.
+        public var biasLimit: Scalar
+        /// rad/s: the bias estimate's standard deviation reached in steady state while moving, which
+        /// sets how much a motion measurement is trusted. Default 0.1°/s.
+        public var biasMotionSigma: Scalar
+        /// rad/s: the same at rest. Default 0.03°/s.
+        public var biasRestSigma: Scalar
+        /// rad/s: the same for the vertical component observed through the heading correction.
+        /// Default 0.1°/s.
+        public var biasMagnetometerSigma: Scalar
+        /// s: how often the bias estimator steps (its inputs are filtered at every sample). Default
+        /// 0.02.
+        public var biasUpdateInterval: Scalar
+        /// τ_r, s: the low-pass time constant of the rest detector. Default 0.5.
+        public var restTimeConstant: Scalar
+        /// rad/s: largest gyroscope deviation from its low-pass value at rest. Default 2°/s.
+        public var restGyroscopeThreshold: Scalar
+        /// m/s²: largest accelerometer deviation from its low-pass value at rest. Default 0.5.
+        public var restAccelerometerThreshold: Scalar
+        /// s: how long the thresholds must hold before rest is declared. Default 1.5.
+        public var restMinimumDuration: Scalar
+        /// Detect magnetic disturbances and reject the magnetometer during them. Default true.
+        public var rejectsMagneticDisturbances: Bool
+        /// Relative deviation of the field norm from the reference still counted as undisturbed.
+        /// Default 0.1.
+        public var magneticNormThreshold: Scalar
+        /// rad: deviation of the dip angle from the reference still counted as undisturbed. Default
+        /// 10°.
+        public var magneticDipThreshold: Scalar
+        /// s: time constant with which the reference norm and dip follow an undisturbed field.
+        /// Default 20.
+        public var magneticReferenceTimeConstant: Scalar
+        /// s: low-pass time constant of the current norm and dip. Default 0.05.
+        public var magneticCurrentTimeConstant: Scalar
+        /// s: how long a new consistent field must be seen (while moving) before it replaces the
+        /// reference. Default 20.
+        public var newFieldDuration: Scalar
+        /// s: the same for the first reference. Default 5.
+        public var firstFieldDuration: Scalar
+        /// rad/s: the rotation rate above which the time toward a new field counts. Default 20°/s.
+        public var newFieldMinimumRate: Scalar
+        /// s: how long the field must be back within the thresholds to end a disturbance. Default 0.5.
+        public var undisturbedDuration: Scalar
+        /// s: the longest time the magnetometer is ignored in a disturbance. Default 60.
+        public var maximumRejectionDuration: Scalar
+        /// After the longest rejection, the heading gain is divided by this factor while the
+        /// disturbance lasts; rejection time is earned back at this many seconds per second
+        /// undisturbed. Default 2.
+        public var rejectionGainFactor: Scalar
+        /// The earth frame of the output attitude. Default ENU.
+        public var frame: EarthFrame
+
+        /// Settings with the given values; every argument has the documented default.
+        public init(
+            accelerometerTimeConstant: Scalar = 3, magnetometerTimeConstant: Scalar = 9,
+            estimatesBiasAtRest: Bool = true, estimatesBiasInMotion: Bool = true,
+            estimatesVerticalBiasFromMagnetometer: Bool = true,
+            biasInitialSigma: Scalar = 0.5 * .pi / 180, biasForgettingTime: Scalar = 100,
+            biasDrift: Scalar = 0.1 * .pi / 180,
+            biasLimit: Scalar = 2 * .pi / 180, biasMotionSigma: Scalar = 0.1 * .pi / 180,
+            biasRestSigma: Scalar = 0.03 * .pi / 180, biasMagnetometerSigma: Scalar = 0.1 * .pi / 180,
+            biasUpdateInterval: Scalar = 0.02,
+            restTimeConstant: Scalar = 0.5, restGyroscopeThreshold: Scalar = 2 * .pi / 180,
+            restAccelerometerThreshold: Scalar = 0.5, restMinimumDuration: Scalar = 1.5,
+            rejectsMagneticDisturbances: Bool = true, magneticNormThreshold: Scalar = 0.1,
+            magneticDipThreshold: Scalar = 10 * .pi / 180, magneticReferenceTimeConstant: Scalar = 20,
+            magneticCurrentTimeConstant: Scalar = 0.05, newFieldDuration: Scalar = 20,
+            firstFieldDuration: Scalar = 5, newFieldMinimumRate: Scalar = 20 * .pi / 180,
+            undisturbedDuration: Scalar = 0.5, maximumRejectionDuration: Scalar = 60,
+            rejectionGainFactor: Scalar = 2, frame: EarthFrame = .enu
+        ) {
+            self.accelerometerTimeConstant = accelerometerTimeConstant
+            self.magnetometerTimeConstant = magnetometerTimeConstant
+            self.estimatesBiasAtRest = estimatesBiasAtRest
+            self.estimatesBiasInMotion = estimatesBiasInMotion
+            self.estimatesVerticalBiasFromMagnetometer = estimatesVerticalBiasFromMagnetometer
+            self.biasInitialSigma = biasInitialSigma
+            self.biasForgettingTime = biasForgettingTime
+            self.biasDrift = biasDrift
+            self.biasLimit = biasLimit
+            self.biasMotionSigma = biasMotionSigma
+            self.biasRestSigma = biasRestSigma
+            self.biasMagnetometerSigma = biasMagnetometerSigma
+            self.biasUpdateInterval = biasUpdateInterval
+            self.restTimeConstant = restTimeConstant
+            self.restGyroscopeThreshold = restGyroscopeThreshold
+            self.restAccelerometerThreshold = restAccelerometerThreshold
+            self.restMinimumDuration = restMinimumDuration
+            self.rejectsMagneticDisturbances = rejectsMagneticDisturbances
+            self.magneticNormThreshold = magneticNormThreshold
+            self.magneticDipThreshold = magneticDipThreshold
+            self.magneticReferenceTimeConstant = magneticReferenceTimeConstant
+            self.magneticCurrentTimeConstant = magneticCurrentTimeConstant
+            self.newFieldDuration = newFieldDuration
+            self.firstFieldDuration = firstFieldDuration
+            self.newFieldMinimumRate = newFieldMinimumRate
+            self.undisturbedDuration = undisturbedDuration
+            self.maximumRejectionDuration = maximumRejectionDuration
+            self.rejectionGainFactor = rejectionGainFactor
+            self.frame = frame
+        }
+    }
+
+    /// The parameters. Changing them between updates takes effect at the next update.
+    public var settings: Settings
+
+    // Attitude: q9 = heading ⊗ inclination ⊗ strapdown (all NWU-based).
+    @usableFromInline var strapdown: Quaternion<Scalar> = .identity
+    @usableFromInline var inclination: Quaternion<Scalar> = .identity
+    @usableFromInline var heading: Quaternion<Scalar> = .identity
+    @usableFromInline var initialized = false
+
+    // Gains, recomputed when Δt or the settings change.
+    @usableFromInline var gains = Gains()
+
+    // Accelerometer low-pass in I (two first-order stages).
+    @usableFromInline var accStage1: SIMD3<Scalar> = .zero
+    @usableFromInline var accStage2: SIMD3<Scalar> = .zero
+    @usableFromInline var accFilterSeeded = false
+
+    // Rest detection.
+    @usableFromInline var restGyro: SIMD3<Scalar> = .zero
+    @usableFromInline var restAcc: SIMD3<Scalar> = .zero
+    @usableFromInline var restFilterSeeded = false
+    @usableFromInline var restAccSeeded = false
+    @usableFromInline var restTime: Scalar = 0
+    @usableFromInline var resting = false
+    @usableFromInline var restGyroQuiet = false
+
+    // Bias Kalman filter and its filtered inputs.
+    @usableFromInline var bias: SIMD3<Scalar> = .zero
+    @usableFromInline var biasCovariance = Matrix3<Scalar>(diagonal: 0)
+    @usableFromInline var biasSeeded = false
+    @usableFromInline var lowPassR1 = Matrix3<Scalar>(diagonal: 0)  // first stage, rows x and y in c0, c1
+    @usableFromInline var lowPassR2 = Matrix3<Scalar>(diagonal: 0)
+    @usableFromInline var lowPassRb1: SIMD2<Scalar> = .zero
+    @usableFromInline var lowPassRb2: SIMD2<Scalar> = .zero
+    @usableFromInline var filteredRx: SIMD3<Scalar> = .zero
+    @usableFromInline var filteredRy: SIMD3<Scalar> = .zero
+    @usableFromInline var filteredRb: SIMD2<Scalar> = .zero
+    @usableFromInline var verticalRow: SIMD3<Scalar> = SIMD3(0, 0, 1)
+    @usableFromInline var lowPassVertical: SIMD3<Scalar> = .zero  // first-order, τ_m: vertical row
+    @usableFromInline var lowPassVerticalB: Scalar = 0
+    @usableFromInline var lowPassSeeded = false
+    @usableFromInline var stepTime: Scalar = 0
+    @usableFromInline var accCorrection: SIMD2<Scalar> = .zero  // φ_x, φ_y accumulated over the step
+    @usableFromInline var accCorrectionTime: Scalar = 0
+    @usableFromInline var headingCorrection: Scalar = 0  // φ_z accumulated at the nominal gain
+    @usableFromInline var headingCorrectionTime: Scalar = 0
+    @usableFromInline var headingCorrectionValid = true
+
+    // Magnetometer.
+    @usableFromInline var magNormDip: SIMD2<Scalar> = .zero
+    @usableFromInline var magSeeded = false
+    @usableFromInline var magReference: SIMD2<Scalar> = .zero  // norm (µT), dip (rad); norm 0 = none
+    @usableFromInline var magCandidate: SIMD2<Scalar> = .zero
+    @usableFromInline var magCandidateTime: Scalar = 0
+    @usableFromInline var magUndisturbedTime: Scalar = 0
+    @usableFromInline var magRejectionTime: Scalar = 0
+    @usableFromInline var magDisturbed = true
+    @usableFromInline var headingInitCount: Scalar = 0  // > 0: fast initial averaging, 1/N gains
+    @usableFromInline var headingInitTime: Scalar = 0
+    @usableFromInline var lastHeadingDisagreement: Scalar = 0
+
+    /// A filter that initializes itself from its first usable accelerometer sample.
+    @inlinable
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        magRejectionTime = settings.maximumRejectionDuration
+        let s0 = settings.biasInitialSigma
+        biasCovariance = Matrix3(diagonal: s0 * s0)
+    }
+
+    @inlinable public var frame: EarthFrame { settings.frame }
+    @inlinable public var isInitialized: Bool { initialized }
+
+    /// The 9D attitude (the 6D one until a magnetometer sample arrives), sensor → ``frame``.
+    @inlinable public var quaternion: Quaternion<Scalar> {
+        settings.frame.fromNWU() * (heading * (inclination * strapdown))
+    }
+
+    /// The 6D attitude (gyroscope and accelerometer only; its heading drifts), sensor → ``frame``.
+    @inlinable public var quaternion6D: Quaternion<Scalar> {
+        settings.frame.fromNWU() * (inclination * strapdown)
+    }
+
+    /// The gyroscope bias estimate, rad/s (sensor frame).
+    @inlinable public var gyroscopeBias: SIMD3<Scalar> { bias }
+
+    /// The bias estimate's standard deviation per axis (sensor frame), rad/s.
+    @inlinable public var gyroscopeBiasSigma: SIMD3<Scalar> { biasCovariance.diagonal.squareRoot() }
+
+    /// True while the rest detector sees the sensor at rest.
+    @inlinable public var isRestDetected: Bool { resting }
+
+    /// True while the magnetic field is judged disturbed (also before the first reference exists).
+    @inlinable public var isMagneticDisturbanceDetected: Bool { magDisturbed }
+
+    /// The last heading disagreement, rad: how far the 9D heading is from the magnetometer's.
+    @inlinable public var headingDisagreement: Scalar { lastHeadingDisagreement }
+
+    /// The learned reference field norm (µT) and dip angle (rad, positive downward), or nil before the
+    /// first reference.
+    @inlinable public var magneticReference: (norm: Scalar, dip: Scalar)? {
+        magReference.x > 0 ? (magReference.x, magReference.y) : nil
+    }
+
+    @inlinable
+    public mutating func reset(to attitude: Quaternion<Scalar>) {
+        strapdown = (settings.frame.fromNWU(Scalar.self).conjugate * attitude).normalized()
+        inclination = .identity
+        heading = .identity
+        accFilterSeeded = false
+        lowPassSeeded = false
+        headingInitCount = 0
+        initialized = true
+    }
+
+    /// Sets the bias estimate, rad/s, and its standard deviation (default: unchanged).
+    @inlinable
+    public mutating func setGyroscopeBias(_ value: SIMD3<Scalar>, sigma: Scalar? = nil) {
+        bias = value
+        if let sigma { biasCovariance = Matrix3(diagonal: sigma * sigma) }
+        lowPassSeeded = false
+    }
+
+    @inlinable @discardableResult
+    public mutating func initialize(
+        accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
+    ) -> Bool {
+        guard let up = SensorCheck.direction(accelerometer),
+            let tilt = try? Quaternion.rotation(from: up, to: SIMD3<Scalar>(0, 0, 1))
+        else { return false }
+        strapdown = tilt
+        inclination = .identity
+        heading = .identity
+        accFilterSeeded = false
+        lowPassSeeded = false
+        headingInitCount = 0
+        if let magnetometer, let m = SensorCheck.direction(magnetometer) {
+            let h = tilt.act(on: m)
+            if h.x * h.x + h.y * h.y > 0 {
+                let half = -Scalar.atan2(y: h.y, x: h.x) / 2
+                heading = Quaternion(w: .cos(half), x: 0, y: 0, z: .sin(half))
+                headingInitCount = 1
+                headingInitTime = 0
+            }
+        }
+        initialized = true
+        return true
+    }
+
+    @inlinable
+    public mutating func update(
+        gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?,
+        dt: Scalar
+    ) {
+        guard initialized else {
+            initialize(accelerometer: accelerometer, magnetometer: magnetometer)
+            return
+        }
+        guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
+        if dt != gains.dt || !gains.matches(settings) { gains = Gains(settings: settings, dt: dt) }
+
+        // Rest detection, gyroscope part.
+        let gyroQuiet: Bool
+        if settings.estimatesBiasAtRest {
+            if restFilterSeeded {
+                restGyro += (gyroscope - restGyro) * gains.rest
+            } else {
+                restGyro = gyroscope
+                restFilterSeeded = true
+            }
+            let d = gyroscope - restGyro
+            gyroQuiet = (d * d).sum() < settings.restGyroscopeThreshold * settings.restGyroscopeThreshold
+                && SensorCheck.largestMagnitude(restGyro) <= settings.biasLimit
+        } else {
+            gyroQuiet = false
+        }
+
+        // Strapdown integration of the bias-corrected rate.
+        strapdown = (strapdown * Self.exponential(halfRotation: (gyroscope - bias) * (dt / 2))).normalizedFast()
+
+        // Inclination correction in the almost inertial frame.
+        let accUsable = SensorCheck.direction(accelerometer) != nil
+        if accUsable {
+            if settings.estimatesBiasAtRest {
+                if restAccSeeded {
+                    restAcc += (accelerometer - restAcc) * gains.rest
+                } else {
+                    restAcc = accelerometer
+                    restAccSeeded = true
+                }
+                let d = accelerometer - restAcc
+                let quiet = gyroQuiet
+                    && (d * d).sum() < settings.restAccelerometerThreshold * settings.restAccelerometerThreshold
+                if quiet {
+                    restTime += dt
+                    resting = restTime >= settings.restMinimumDuration
+                } else {
+                    restTime = 0
+                    resting = false
+                }
+            }
+            let inertial = strapdown.act(on: accelerometer)
+            let filtered: SIMD3<Scalar>
+            if accFilterSeeded {
+                filtered = gains.acc.step(inertial, &accStage1, &accStage2)
+            } else {
+                (accStage1, accStage2) = gains.acc.steadyState(inertial)
+                filtered = inertial
+                accFilterSeeded = true
+            }
+            if let up = SensorCheck.direction(inclination.act(on: filtered)) {
+                // The rotation taking `up` to +z: axis (u_y, −u_x, 0), angle acos(u_z).
+                let w2 = (1 + up.z) / 2
+                let correction: Quaternion<Scalar>
+                if w2 > 1e-12 {
+                    let w = w2.squareRoot()
+                    let s = 1 / (2 * w)
+                    correction = Quaternion(w: w, x: up.y * s, y: -up.x * s, z: 0)
+                } else {
+                    correction = Quaternion(w: 0, x: 1, y: 0, z: 0)  // exactly upside down
+                }
+                inclination = (correction * inclination).normalizedFast()
+                accCorrection += SIMD2(up.y, -up.x)
+                accCorrectionTime += dt
+            }
+        } else {
+            resting = false
+            restTime = 0
+        }
+
+        // Heading correction.
+        var magUsed = false
+        if let magnetometer, let m = SensorCheck.direction(magnetometer) {
+            magUsed = correctHeading(magnetometer: magnetometer, direction: m, dt: dt)
+        }
+        if !magUsed { headingCorrectionValid = false }
+
+        // Bias estimation.
+        if settings.estimatesBiasAtRest || settings.estimatesBiasInMotion {
+            filterBiasInputs(dt: dt)
+            stepTime += dt
+            if stepTime >= settings.biasUpdateInterval {
+                stepBias(interval: stepTime, magnetometerAvailable: magnetometer != nil)
+                stepTime = 0
+                accCorrection = .zero
+                accCorrectionTime = 0
+                headingCorrection = 0
+                headingCorrectionTime = 0
+                headingCorrectionValid = true
+            }
+        }
+    }
+
+    /// One magnetometer step: disturbance detection and the heading correction. Returns whether the
+    /// correction ran at its nominal gain (the only case the bias estimator can use).
+    @inlinable
+    mutating func correctHeading(magnetometer: SIMD3<Scalar>, direction m: SIMD3<Scalar>, dt: Scalar) -> Bool {
+        let q6 = inclination * strapdown
+        let e = q6.act(on: m)  // unit field in E6
+        let norm = (magnetometer * magnetometer).sum().squareRoot()
+        var gain = gains.mag
+        var nominal = true
+
+        if settings.rejectsMagneticDisturbances {
+            let current = SIMD2(norm, Scalar.asin(max(-1, min(1, -e.z))))
+            if magSeeded {
+                magNormDip += (current - magNormDip) * gains.magCurrent
+            } else {
+                magNormDip = current
+                magSeeded = true
+            }
+            let normTh = settings.magneticNormThreshold
+            let dipTh = settings.magneticDipThreshold
+            if abs(magNormDip.x - magReference.x) < normTh * magReference.x
+                && abs(magNormDip.y - magReference.y) < dipTh
+            {
+                magUndisturbedTime += dt
+                if magUndisturbedTime >= settings.undisturbedDuration {
+                    magDisturbed = false
+                    magReference += (magNormDip - magReference) * gains.magReference
+                }
+            } else {
+                magUndisturbedTime = 0
+                magDisturbed = true
+            }
+            // A new field: consistent for long enough while the sensor moves.
+            if abs(magNormDip.x - magCandidate.x) < normTh * magCandidate.x
+                && abs(magNormDip.y - magCandidate.y) < dipTh
+            {
+                if (restGyro * restGyro).sum() >= settings.newFieldMinimumRate * settings.newFieldMinimumRate {
+                    magCandidateTime += dt
+                }
+                magCandidate += (magNormDip - magCandidate) * gains.magReference
+                if magDisturbed
+                    && (magCandidateTime >= settings.newFieldDuration
+                        || (magReference.x == 0 && magCandidateTime >= settings.firstFieldDuration))
+                {
+                    magReference = magCandidate
+                    magDisturbed = false
+                    magUndisturbedTime = settings.undisturbedDuration
+                }
+            } else {
+                magCandidateTime = 0
+                magCandidate = magNormDip
+            }
+            if magDisturbed {
+                nominal = false
+                if magRejectionTime <= settings.maximumRejectionDuration {
+                    magRejectionTime += dt
+                    gain = 0
+                } else {
+                    gain /= settings.rejectionGainFactor
+                }
+            } else {
+                magRejectionTime = max(magRejectionTime - settings.rejectionGainFactor * dt, 0)
+            }
+        }
+
+        // Disagreement: the angle about +z that takes the horizontal field (in E9) to north (+x).
+        let h9x = heading.w * heading.w - heading.z * heading.z
+        let h9y = 2 * heading.w * heading.z  // (cos δ, sin δ) of the current heading rotation
+        let fx = h9x * e.x - h9y * e.y
+        let fy = h9y * e.x + h9x * e.y
+        guard fx * fx + fy * fy > Scalar.ulpOfOne else { return false }  // field vertical
+        let disagreement = -Scalar.atan2(y: fy, x: fx)
+        lastHeadingDisagreement = disagreement
+
+        if headingInitCount > 0 {
+            // Fast start: the running mean of the first τ_m seconds (gains 1/2, 1/3, …).
+            headingInitCount += 1
+            headingInitTime += dt
+            gain = max(gain, 1 / headingInitCount)
+            nominal = false
+            if headingInitTime >= settings.magnetometerTimeConstant { headingInitCount = 0 }
+        }
+        let angle = gain * disagreement
+        if angle != 0 {
+            let half = angle / 2
+            let c: Scalar
+            let s: Scalar
+            if abs(half) < 0.05 {
+                let h2 = half * half
+                c = 1 - h2 / 2 + h2 * h2 / 24
+                s = half * (1 - h2 / 6 + h2 * h2 / 120)
+            } else {
+                c = .cos(half)
+                s = .sin(half)
+            }
+            let w = c * heading.w - s * heading.z
+            let z = s * heading.w + c * heading.z
+            let n = 1 / (w * w + z * z).squareRoot()
+            heading = Quaternion(w: w * n, x: 0, y: 0, z: z * n)
+        }
+        if nominal {
+            headingCorrection += angle
+            headingCorrectionTime += dt
+        }
+        return nominal
+    }
+
+    /// Per-sample low-pass filtering of the bias estimator's model inputs: the earth axes seen in the
+    /// sensor frame (rows of R = sensor → E6) and R b̂.
+    @inlinable
+    mutating func filterBiasInputs(dt: Scalar) {
+        guard settings.estimatesBiasInMotion else { return }
+        let q6 = inclination * strapdown
+        let rx = q6.inverseAct(on: SIMD3(1, 0, 0))
+        let ry = q6.inverseAct(on: SIMD3(0, 1, 0))
+        let rz = rx.crossProduct(ry)
+        let rb = SIMD2((rx * bias).sum(), (ry * bias).sum())
+        let rzb = (rz * bias).sum()
+        let filter = gains.acc
+        if lowPassSeeded {
+            filteredRx = filter.step(rx, &lowPassR1.c0, &lowPassR2.c0)
+            filteredRy = filter.step(ry, &lowPassR1.c1, &lowPassR2.c1)
+            filteredRb = filter.step(rb, &lowPassRb1, &lowPassRb2)
+            let g = gains.mag
+            lowPassVertical += (rz - lowPassVertical) * g
+            lowPassVerticalB += (rzb - lowPassVerticalB) * g
+        } else {
+            (lowPassR1.c0, lowPassR2.c0) = filter.steadyState(rx)
+            (lowPassR1.c1, lowPassR2.c1) = filter.steadyState(ry)
+            (lowPassRb1, lowPassRb2) = filter.steadyState(rb)
+            filteredRx = rx
+            filteredRy = ry
+            filteredRb = rb
+            lowPassVertical = rz
+            lowPassVerticalB = rzb
+            lowPassSeeded = true
+        }
+        verticalRow = rz  // unfiltered, for the weak 6D prior
+    }
+
+    /// One Kalman step of the bias estimator, covering `interval` seconds.
+    @inlinable
+    mutating func stepBias(interval: Scalar, magnetometerAvailable: Bool) {
+        // Prediction: the variance grows toward its ceiling.
+        let s0 = settings.biasInitialSigma
+        // Random-walk growth of the variance: (bias drift)² per forgetting time.
+        let driftRate = settings.biasDrift * settings.biasDrift / settings.biasForgettingTime
+        let growth = driftRate * interval
+        var p = biasCovariance
+        p.c0.x = min(p.c0.x + growth, s0 * s0)
+        p.c1.y = min(p.c1.y + growth, s0 * s0)
+        p.c2.z = min(p.c2.z + growth, s0 * s0)
+
+        var rows: Matrix3<Scalar>  // H, as rows r0, r1, r2 stored in c0, c1, c2 (transposed below)
+        var innovation: SIMD3<Scalar>
+        var variance: SIMD3<Scalar>
+        // A measurement variance w whose steady state (growth V per step, w ≈ σ⁴ / V) is σ²: the
+        // sigma settings are the estimate's standard deviations in steady state.
+        func measurementVariance(_ sigma: Scalar) -> Scalar {
+            let v = sigma * sigma
+            return v * v / growth + v
+        }
+        if resting && settings.estimatesBiasAtRest {
+            rows = Matrix3(diagonal: 1)
+            innovation = restGyro - bias
+            variance = SIMD3(repeating: measurementVariance(settings.biasRestSigma))
+        } else if settings.estimatesBiasInMotion && accCorrectionTime > 0 && lowPassSeeded {
+            let hx = filteredRx
+            let hy = filteredRy
+            let corrRate = accCorrection / accCorrectionTime
+            let ex = filteredRb.x - corrRate.x - (hx * bias).sum()
+            let ey = filteredRb.y - corrRate.y - (hy * bias).sum()
+            let vm = measurementVariance(settings.biasMotionSigma)
+            var hz: SIMD3<Scalar>
+            var ez: Scalar
+            var vz: Scalar
+            if magnetometerAvailable && settings.estimatesVerticalBiasFromMagnetometer
+                && headingCorrectionValid && headingCorrectionTime > 0
+            {
+                hz = lowPassVertical
+                ez = lowPassVerticalB - headingCorrection / headingCorrectionTime - (hz * bias).sum()
+                vz = measurementVariance(settings.biasMagnetometerSigma)
+            } else {
+                // Weak prior: the vertical component stays near zero unless observed.
+                hz = verticalRow
+                ez = -(hz * bias).sum()
+                vz = vm * 1e4
+            }
+            rows = Matrix3(columns: hx, hy, hz)
+            innovation = SIMD3(ex, ey, ez)
+            variance = SIMD3(vm, vm, vz)
+        } else {
+            biasCovariance = p
+            return
+        }
+        let limit = settings.biasLimit
+        innovation = innovation.clamped(lowerBound: SIMD3(repeating: -limit), upperBound: SIMD3(repeating: limit))
+        // H has the rows stored as columns in `rows`; Hᵀ = rows (as a matrix of columns).
+        let hT = rows
+        let h = rows.transposed
+        let pHt = p * hT
+        var s = h * pHt
+        s.c0.x += variance.x
+        s.c1.y += variance.y
+        s.c2.z += variance.z
+        guard let sInverse = s.inverse else {
+            biasCovariance = p
+            return
+        }
+        let k = pHt * sInverse
+        let newBias = bias + k * innovation
+        let newP = (p - k * pHt.transposed).symmetrized
+        guard SensorCheck.isFinite(newBias), newP.isFinite else {
+            biasCovariance = p
+            return
+        }
+        bias = newBias
+        biasCovariance = newP
+    }
+
+    /// `exp` of a pure quaternion with vector part `v` (a half rotation vector): `(cos|v|, sin|v| v̂)`,
+    /// by its Taylor series for the small angles of one sample and by `cos`/`sin` beyond.
+    @inlinable @inline(__always)
+    static func exponential(halfRotation v: SIMD3<Scalar>) -> Quaternion<Scalar> {
+        let t2 = (v * v).sum()
+        if t2 < 0.0625 {  // |v| < 0.25 rad: series error below 1e-9 (and below Float's ulp)
+            let c2: Scalar = 1 - t2 / 30
+            let c1: Scalar = 1 - (t2 / 12) * c2
+            let c: Scalar = 1 - (t2 / 2) * c1
+            let s2: Scalar = 1 - t2 / 42
+            let s1: Scalar = 1 - (t2 / 20) * s2
+            let s: Scalar = 1 - (t2 / 6) * s1
+            return Quaternion(w: c, x: v.x * s, y: v.y * s, z: v.z * s)
+        }
+        let t = t2.squareRoot()
+        let s = Scalar.sin(t) / t
+        return Quaternion(w: .cos(t), x: v.x * s, y: v.y * s, z: v.z * s)
+    }
+
+    /// Gains for one `Δt`, cached.
+    @usableFromInline
+    struct Gains: Sendable {
+        @usableFromInline var dt: Scalar = -1
+        @usableFromInline var tauAcc: Scalar = 0
+        @usableFromInline var tauMag: Scalar = 0
+        @usableFromInline var tauRest: Scalar = 0
+        @usableFromInline var tauCurrent: Scalar = 0
+        @usableFromInline var tauReference: Scalar = 0
+        /// The accelerometer low-pass (second-order Butterworth, τ_a).
+        @usableFromInline var acc = ButterworthLowPass<Scalar>()
+        /// Heading gain Δt / τ_m (first order, exact discretization).
+        @usableFromInline var mag: Scalar = 0
+        @usableFromInline var rest: Scalar = 0
+        @usableFromInline var magCurrent: Scalar = 0
+        @usableFromInline var magReference: Scalar = 0
+
+        @inlinable init() {}
+
+        @inlinable
+        init(settings: Settings, dt: Scalar) {
+            self.dt = dt
+            tauAcc = settings.accelerometerTimeConstant
+            tauMag = settings.magnetometerTimeConstant
+            tauRest = settings.restTimeConstant
+            tauCurrent = settings.magneticCurrentTimeConstant
+            tauReference = settings.magneticReferenceTimeConstant
+            acc = ButterworthLowPass(tau: tauAcc, dt: dt)
+            mag = Self.gain(dt: dt, tau: tauMag)
+            rest = Self.gain(dt: dt, tau: tauRest)
+            magCurrent = Self.gain(dt: dt, tau: tauCurrent)
+            magReference = Self.gain(dt: dt, tau: tauReference)
+        }
+
+        @inlinable
+        func matches(_ settings: Settings) -> Bool {
+            tauAcc == settings.accelerometerTimeConstant && tauMag == settings.magnetometerTimeConstant
+                && tauRest == settings.restTimeConstant && tauCurrent == settings.magneticCurrentTimeConstant
+                && tauReference == settings.magneticReferenceTimeConstant
+        }
+
+        /// `1 − exp(−Δt/τ)`: the exact first-order step gain; 1 (no filtering) for τ ≤ 0.
+        @inlinable
+        static func gain(dt: Scalar, tau: Scalar) -> Scalar {
+            guard tau > 0 else { return 1 }
+            return 1 - Scalar.exp(-dt / tau)
+        }
+    }
+}
+
+extension Quaternion {
+    /// Normalization for a quaternion already within rounding of unit length: one reciprocal square
+    /// root, falling back to ``normalized()`` for anything unusual.
+    @inlinable @inline(__always)
+    func normalizedFast() -> Quaternion {
+        let n2 = lengthSquared
+        if n2 > 0.25 && n2 < 4 { return Quaternion(components: components * (1 / n2.squareRoot())) }
+        return normalized()
+    }
+}
