@@ -9,7 +9,8 @@
 // - Results reach `blackHole` (or a buffer that escapes to the benchmark state), so nothing is
 //   optimized away.
 //
-// Names: `Filter.{6D,9D}.form.Scalar`, Filter one of Madgwick, Mahony, Complementary (default
+// Names: `Filter.{6D,9D}.form.Scalar`, Filter one of Inertial (InertialFrameFilter), Madgwick,
+// Mahony, Complementary (default
 // settings), 6D with `magnetometer: nil`; the forms:
 // - filter: the bare `AttitudeFilter.update(gyroscope:accelerometer:magnetometer:dt:)` loop, `dt`
 //   from the timestamps (precomputed); the attitude is read once per pass;
@@ -339,6 +340,7 @@ func registerForms<Filter: AttitudeFilter>(
 }
 
 func registerFilterBenchmarks<S: FusionScalar>(_: S.Type, suffix: String) {
+    registerForms("Inertial", prototype: InertialFrameFilter<S>(), suffix: suffix, seed: 100)
     registerForms(
         "Madgwick", prototype: MadgwickFilter<S>(), suffix: suffix, seed: 100,
         forms: [.filter, .stream, .batch, .streamRestBias])

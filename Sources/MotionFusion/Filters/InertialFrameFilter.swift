@@ -33,8 +33,11 @@ import RealModule
 ///   heading loop is a first-order low-pass of `τ_m`), which the accelerometer cannot see: without it,
 ///   a vertical bias `b_z` would leave a steady heading lag of `b_z τ_m`. In 6D the vertical
 ///   component is only held weakly toward zero.
-/// The bias steps run every ``Settings-swift.struct/biasUpdateInterval`` seconds on quantities
-/// low-pass filtered at every sample, so their cost does not grow with the sampling rate.
+///
+/// **Cost**: at every sample only the strapdown integration, the rest detector and the rotation of
+/// the accelerometer and magnetometer into I (where they are summed) run; the corrections and the
+/// bias step run every ``Settings-swift.struct/correctionInterval`` seconds on those averages, so the
+/// cost per sample falls as the sampling rate rises and no sample's information is dropped.
 ///
 /// **Magnetic disturbances**: the field's norm and dip angle in the earth frame (after a short
 /// low-pass, ``Settings-swift.struct/magneticCurrentTimeConstant``) are compared with a reference
@@ -95,9 +98,12 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         /// rad/s: the same for the vertical component observed through the heading correction.
         /// Default 0.1°/s.
         public var biasMagnetometerSigma: Scalar
-        /// s: how often the bias estimator steps (its inputs are filtered at every sample). Default
-        /// 0.02.
-        public var biasUpdateInterval: Scalar
+        /// s: how often the corrections run. Between them the gyroscope is integrated at every sample
+        /// and the accelerometer and magnetometer are averaged in the almost inertial frame, so no
+        /// sample is lost; the corrections' time constants are seconds, so a few hundredths of a
+        /// second between them change nothing but the cost. At sample rates below 1 / interval every
+        /// sample is a correction step. Default 0.04.
+        public var correctionInterval: Scalar
         /// τ_r, s: the low-pass time constant of the rest detector. Default 0.5.
         public var restTimeConstant: Scalar
         /// rad/s: largest gyroscope deviation from its low-pass value at rest. Default 2°/s.
@@ -146,7 +152,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             biasDrift: Scalar = 0.1 * .pi / 180,
             biasLimit: Scalar = 2 * .pi / 180, biasMotionSigma: Scalar = 0.1 * .pi / 180,
             biasRestSigma: Scalar = 0.03 * .pi / 180, biasMagnetometerSigma: Scalar = 0.1 * .pi / 180,
-            biasUpdateInterval: Scalar = 0.02,
+            correctionInterval: Scalar = 0.04,
             restTimeConstant: Scalar = 0.5, restGyroscopeThreshold: Scalar = 2 * .pi / 180,
             restAccelerometerThreshold: Scalar = 0.5, restMinimumDuration: Scalar = 1.5,
             rejectsMagneticDisturbances: Bool = true, magneticNormThreshold: Scalar = 0.1,
@@ -168,7 +174,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             self.biasMotionSigma = biasMotionSigma
             self.biasRestSigma = biasRestSigma
             self.biasMagnetometerSigma = biasMagnetometerSigma
-            self.biasUpdateInterval = biasUpdateInterval
+            self.correctionInterval = correctionInterval
             self.restTimeConstant = restTimeConstant
             self.restGyroscopeThreshold = restGyroscopeThreshold
             self.restAccelerometerThreshold = restAccelerometerThreshold
@@ -197,12 +203,21 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var heading: Quaternion<Scalar> = .identity
     @usableFromInline var initialized = false
 
-    // Gains, recomputed when Δt or the settings change.
-    @usableFromInline var gains = Gains()
+    // Gains: per sample (rest detector) and per correction step, recomputed when Δt or the settings
+    // change.
+    @usableFromInline var sampleGains = SampleGains()
+    @usableFromInline var stepGains = StepGains()
 
-    // Accelerometer low-pass in I (two first-order stages).
-    @usableFromInline var accStage1: SIMD3<Scalar> = .zero
-    @usableFromInline var accStage2: SIMD3<Scalar> = .zero
+    // Inputs averaged (in I) since the last correction step.
+    @usableFromInline var stepTime: Scalar = 0
+    @usableFromInline var accSum: SIMD3<Scalar> = .zero
+    @usableFromInline var accCount: Scalar = 0
+    @usableFromInline var magSum: SIMD3<Scalar> = .zero
+    @usableFromInline var magCount: Scalar = 0
+
+    // Accelerometer low-pass in I (second-order Butterworth state).
+    @usableFromInline var accState1: SIMD3<Scalar> = .zero
+    @usableFromInline var accState2: SIMD3<Scalar> = .zero
     @usableFromInline var accFilterSeeded = false
 
     // Rest detection.
@@ -212,13 +227,11 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var restAccSeeded = false
     @usableFromInline var restTime: Scalar = 0
     @usableFromInline var resting = false
-    @usableFromInline var restGyroQuiet = false
 
     // Bias Kalman filter and its filtered inputs.
     @usableFromInline var bias: SIMD3<Scalar> = .zero
     @usableFromInline var biasCovariance = Matrix3<Scalar>(diagonal: 0)
-    @usableFromInline var biasSeeded = false
-    @usableFromInline var lowPassR1 = Matrix3<Scalar>(diagonal: 0)  // first stage, rows x and y in c0, c1
+    @usableFromInline var lowPassR1 = Matrix3<Scalar>(diagonal: 0)  // Butterworth states of rows x, y
     @usableFromInline var lowPassR2 = Matrix3<Scalar>(diagonal: 0)
     @usableFromInline var lowPassRb1: SIMD2<Scalar> = .zero
     @usableFromInline var lowPassRb2: SIMD2<Scalar> = .zero
@@ -226,15 +239,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var filteredRy: SIMD3<Scalar> = .zero
     @usableFromInline var filteredRb: SIMD2<Scalar> = .zero
     @usableFromInline var verticalRow: SIMD3<Scalar> = SIMD3(0, 0, 1)
-    @usableFromInline var lowPassVertical: SIMD3<Scalar> = .zero  // first-order, τ_m: vertical row
+    @usableFromInline var lowPassVertical: SIMD3<Scalar> = .zero  // first order, τ_m: vertical row
     @usableFromInline var lowPassVerticalB: Scalar = 0
     @usableFromInline var lowPassSeeded = false
-    @usableFromInline var stepTime: Scalar = 0
-    @usableFromInline var accCorrection: SIMD2<Scalar> = .zero  // φ_x, φ_y accumulated over the step
-    @usableFromInline var accCorrectionTime: Scalar = 0
-    @usableFromInline var headingCorrection: Scalar = 0  // φ_z accumulated at the nominal gain
-    @usableFromInline var headingCorrectionTime: Scalar = 0
-    @usableFromInline var headingCorrectionValid = true
 
     // Magnetometer.
     @usableFromInline var magNormDip: SIMD2<Scalar> = .zero
@@ -299,6 +306,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         heading = .identity
         accFilterSeeded = false
         lowPassSeeded = false
+        clearAverages()
         headingInitCount = 0
         initialized = true
     }
@@ -323,6 +331,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         heading = .identity
         accFilterSeeded = false
         lowPassSeeded = false
+        clearAverages()
         headingInitCount = 0
         if let magnetometer, let m = SensorCheck.direction(magnetometer) {
             let h = tilt.act(on: m)
@@ -347,41 +356,40 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             return
         }
         guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
-        if dt != gains.dt || !gains.matches(settings) { gains = Gains(settings: settings, dt: dt) }
+        if abs(dt - sampleGains.dt) > sampleGains.dt * 1e-4 || sampleGains.tau != settings.restTimeConstant {
+            sampleGains = SampleGains(dt: dt, restTimeConstant: settings.restTimeConstant)
+        }
 
-        // Rest detection, gyroscope part.
-        let gyroQuiet: Bool
+        // Rest detection, gyroscope part: deviation from a first-order low-pass.
+        var quiet = false
         if settings.estimatesBiasAtRest {
             if restFilterSeeded {
-                restGyro += (gyroscope - restGyro) * gains.rest
+                restGyro += (gyroscope - restGyro) * sampleGains.rest
             } else {
                 restGyro = gyroscope
                 restFilterSeeded = true
             }
             let d = gyroscope - restGyro
-            gyroQuiet = (d * d).sum() < settings.restGyroscopeThreshold * settings.restGyroscopeThreshold
-                && SensorCheck.largestMagnitude(restGyro) <= settings.biasLimit
-        } else {
-            gyroQuiet = false
+            let th = settings.restGyroscopeThreshold
+            quiet = (d * d).sum() < th * th && SensorCheck.largestMagnitude(restGyro) <= settings.biasLimit
         }
 
-        // Strapdown integration of the bias-corrected rate.
-        strapdown = (strapdown * Self.exponential(halfRotation: (gyroscope - bias) * (dt / 2))).normalizedFast()
+        // Strapdown integration of the bias-corrected rate (normalized at each correction step).
+        strapdown = strapdown * Self.exponential(halfRotation: (gyroscope - bias) * (dt / 2))
 
-        // Inclination correction in the almost inertial frame.
-        let accUsable = SensorCheck.direction(accelerometer) != nil
-        if accUsable {
+        // The accelerometer in I, averaged until the next correction step.
+        let a2 = (accelerometer * accelerometer).sum()
+        if a2.isNormal {
             if settings.estimatesBiasAtRest {
                 if restAccSeeded {
-                    restAcc += (accelerometer - restAcc) * gains.rest
+                    restAcc += (accelerometer - restAcc) * sampleGains.rest
                 } else {
                     restAcc = accelerometer
                     restAccSeeded = true
                 }
                 let d = accelerometer - restAcc
-                let quiet = gyroQuiet
-                    && (d * d).sum() < settings.restAccelerometerThreshold * settings.restAccelerometerThreshold
-                if quiet {
+                let th = settings.restAccelerometerThreshold
+                if quiet && (d * d).sum() < th * th {
                     restTime += dt
                     resting = restTime >= settings.restMinimumDuration
                 } else {
@@ -389,12 +397,45 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                     resting = false
                 }
             }
-            let inertial = strapdown.act(on: accelerometer)
+            accSum += strapdown.act(on: accelerometer)
+            accCount += 1
+        } else {
+            resting = false
+            restTime = 0
+        }
+
+        // The magnetometer in I, averaged the same way.
+        if let magnetometer {
+            let m2 = (magnetometer * magnetometer).sum()
+            if m2.isNormal {
+                magSum += strapdown.act(on: magnetometer)
+                magCount += 1
+            }
+        }
+
+        stepTime += dt
+        if stepTime >= settings.correctionInterval { correct() }
+    }
+
+    /// The correction step, every ``Settings-swift.struct/correctionInterval`` seconds: inclination
+    /// from the averaged accelerometer, heading from the averaged magnetometer, then the bias
+    /// estimator, all over the interval `T` since the last step.
+    @inlinable
+    mutating func correct() {
+        let interval = stepTime
+        if abs(interval - stepGains.dt) > stepGains.dt * 1e-3 || !stepGains.matches(settings) {
+            stepGains = StepGains(settings: settings, dt: interval)
+        }
+        strapdown = strapdown.normalizedFast()
+        var accCorrection = SIMD2<Scalar>.zero
+        var accUsed = false
+        if accCount > 0 {
+            let inertial = accSum / accCount
             let filtered: SIMD3<Scalar>
             if accFilterSeeded {
-                filtered = gains.acc.step(inertial, &accStage1, &accStage2)
+                filtered = stepGains.acc.step(inertial, &accState1, &accState2)
             } else {
-                (accStage1, accStage2) = gains.acc.steadyState(inertial)
+                (accState1, accState2) = stepGains.acc.steadyState(inertial)
                 filtered = inertial
                 accFilterSeeded = true
             }
@@ -410,51 +451,50 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                     correction = Quaternion(w: 0, x: 1, y: 0, z: 0)  // exactly upside down
                 }
                 inclination = (correction * inclination).normalizedFast()
-                accCorrection += SIMD2(up.y, -up.x)
-                accCorrectionTime += dt
+                accCorrection = SIMD2(up.y, -up.x)
+                accUsed = true
             }
-        } else {
-            resting = false
-            restTime = 0
         }
-
-        // Heading correction.
-        var magUsed = false
-        if let magnetometer, let m = SensorCheck.direction(magnetometer) {
-            magUsed = correctHeading(magnetometer: magnetometer, direction: m, dt: dt)
+        var headingCorrection: Scalar? = nil
+        if magCount > 0 {
+            headingCorrection = correctHeading(inertialField: magSum / magCount, interval: interval)
         }
-        if !magUsed { headingCorrectionValid = false }
-
-        // Bias estimation.
         if settings.estimatesBiasAtRest || settings.estimatesBiasInMotion {
-            filterBiasInputs(dt: dt)
-            stepTime += dt
-            if stepTime >= settings.biasUpdateInterval {
-                stepBias(interval: stepTime, magnetometerAvailable: magnetometer != nil)
-                stepTime = 0
-                accCorrection = .zero
-                accCorrectionTime = 0
-                headingCorrection = 0
-                headingCorrectionTime = 0
-                headingCorrectionValid = true
-            }
+            stepBias(
+                interval: interval, accCorrectionRate: accUsed ? accCorrection / interval : nil,
+                headingCorrectionRate: headingCorrection.map { $0 / interval })
         }
+        clearAverages()
     }
 
-    /// One magnetometer step: disturbance detection and the heading correction. Returns whether the
-    /// correction ran at its nominal gain (the only case the bias estimator can use).
+    /// Empties the sums averaged between correction steps (after the attitude is replaced, the old
+    /// sums are in a frame that no longer exists).
     @inlinable
-    mutating func correctHeading(magnetometer: SIMD3<Scalar>, direction m: SIMD3<Scalar>, dt: Scalar) -> Bool {
-        let q6 = inclination * strapdown
-        let e = q6.act(on: m)  // unit field in E6
-        let norm = (magnetometer * magnetometer).sum().squareRoot()
-        var gain = gains.mag
+    mutating func clearAverages() {
+        stepTime = 0
+        accSum = .zero
+        accCount = 0
+        magSum = .zero
+        magCount = 0
+    }
+
+    /// Disturbance detection and the heading correction for the field `inertialField` (averaged, in
+    /// I). Returns the correction angle when it ran at its nominal gain (the only case the bias
+    /// estimator can use), else nil.
+    @inlinable
+    mutating func correctHeading(inertialField: SIMD3<Scalar>, interval dt: Scalar) -> Scalar? {
+        let field = inclination.act(on: inertialField)  // in E6
+        let norm2 = (field * field).sum()
+        guard norm2.isNormal else { return nil }
+        let norm = norm2.squareRoot()
+        let e = field / norm
+        var gain = stepGains.mag
         var nominal = true
 
         if settings.rejectsMagneticDisturbances {
             let current = SIMD2(norm, Scalar.asin(max(-1, min(1, -e.z))))
             if magSeeded {
-                magNormDip += (current - magNormDip) * gains.magCurrent
+                magNormDip += (current - magNormDip) * stepGains.magCurrent
             } else {
                 magNormDip = current
                 magSeeded = true
@@ -467,7 +507,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 magUndisturbedTime += dt
                 if magUndisturbedTime >= settings.undisturbedDuration {
                     magDisturbed = false
-                    magReference += (magNormDip - magReference) * gains.magReference
+                    magReference += (magNormDip - magReference) * stepGains.magReference
                 }
             } else {
                 magUndisturbedTime = 0
@@ -480,7 +520,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 if (restGyro * restGyro).sum() >= settings.newFieldMinimumRate * settings.newFieldMinimumRate {
                     magCandidateTime += dt
                 }
-                magCandidate += (magNormDip - magCandidate) * gains.magReference
+                magCandidate += (magNormDip - magCandidate) * stepGains.magReference
                 if magDisturbed
                     && (magCandidateTime >= settings.newFieldDuration
                         || (magReference.x == 0 && magCandidateTime >= settings.firstFieldDuration))
@@ -507,11 +547,11 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
 
         // Disagreement: the angle about +z that takes the horizontal field (in E9) to north (+x).
-        let h9x = heading.w * heading.w - heading.z * heading.z
-        let h9y = 2 * heading.w * heading.z  // (cos δ, sin δ) of the current heading rotation
-        let fx = h9x * e.x - h9y * e.y
-        let fy = h9y * e.x + h9x * e.y
-        guard fx * fx + fy * fy > Scalar.ulpOfOne else { return false }  // field vertical
+        let cosine = heading.w * heading.w - heading.z * heading.z
+        let sine = 2 * heading.w * heading.z  // (cos δ, sin δ) of the current heading rotation
+        let fx = cosine * e.x - sine * e.y
+        let fy = sine * e.x + cosine * e.y
+        guard fx * fx + fy * fy > Scalar.ulpOfOne else { return nil }  // field vertical
         let disagreement = -Scalar.atan2(y: fy, x: fx)
         lastHeadingDisagreement = disagreement
 
@@ -541,49 +581,42 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             let n = 1 / (w * w + z * z).squareRoot()
             heading = Quaternion(w: w * n, x: 0, y: 0, z: z * n)
         }
-        if nominal {
-            headingCorrection += angle
-            headingCorrectionTime += dt
-        }
-        return nominal
+        return nominal ? angle : nil
     }
 
-    /// Per-sample low-pass filtering of the bias estimator's model inputs: the earth axes seen in the
-    /// sensor frame (rows of R = sensor → E6) and R b̂.
+    /// One step of the bias estimator over `interval` seconds: the model inputs (the earth axes seen
+    /// in the sensor frame, rows of R = sensor → E6, and R b̂) go through the same low-pass filters as
+    /// the corrections they explain, then one Kalman update with the rest or motion measurement.
     @inlinable
-    mutating func filterBiasInputs(dt: Scalar) {
-        guard settings.estimatesBiasInMotion else { return }
-        let q6 = inclination * strapdown
-        let rx = q6.inverseAct(on: SIMD3(1, 0, 0))
-        let ry = q6.inverseAct(on: SIMD3(0, 1, 0))
-        let rz = rx.crossProduct(ry)
-        let rb = SIMD2((rx * bias).sum(), (ry * bias).sum())
-        let rzb = (rz * bias).sum()
-        let filter = gains.acc
-        if lowPassSeeded {
-            filteredRx = filter.step(rx, &lowPassR1.c0, &lowPassR2.c0)
-            filteredRy = filter.step(ry, &lowPassR1.c1, &lowPassR2.c1)
-            filteredRb = filter.step(rb, &lowPassRb1, &lowPassRb2)
-            let g = gains.mag
-            lowPassVertical += (rz - lowPassVertical) * g
-            lowPassVerticalB += (rzb - lowPassVerticalB) * g
-        } else {
-            (lowPassR1.c0, lowPassR2.c0) = filter.steadyState(rx)
-            (lowPassR1.c1, lowPassR2.c1) = filter.steadyState(ry)
-            (lowPassRb1, lowPassRb2) = filter.steadyState(rb)
-            filteredRx = rx
-            filteredRy = ry
-            filteredRb = rb
-            lowPassVertical = rz
-            lowPassVerticalB = rzb
-            lowPassSeeded = true
+    mutating func stepBias(interval: Scalar, accCorrectionRate: SIMD2<Scalar>?, headingCorrectionRate: Scalar?) {
+        if settings.estimatesBiasInMotion {
+            let q6 = inclination * strapdown
+            let rx = q6.inverseAct(on: SIMD3(1, 0, 0))
+            let ry = q6.inverseAct(on: SIMD3(0, 1, 0))
+            let rz = rx.crossProduct(ry)
+            let rb = SIMD2((rx * bias).sum(), (ry * bias).sum())
+            let rzb = (rz * bias).sum()
+            let filter = stepGains.acc
+            if lowPassSeeded {
+                filteredRx = filter.step(rx, &lowPassR1.c0, &lowPassR2.c0)
+                filteredRy = filter.step(ry, &lowPassR1.c1, &lowPassR2.c1)
+                filteredRb = filter.step(rb, &lowPassRb1, &lowPassRb2)
+                let g = stepGains.mag
+                lowPassVertical += (rz - lowPassVertical) * g
+                lowPassVerticalB += (rzb - lowPassVerticalB) * g
+            } else {
+                (lowPassR1.c0, lowPassR2.c0) = filter.steadyState(rx)
+                (lowPassR1.c1, lowPassR2.c1) = filter.steadyState(ry)
+                (lowPassRb1, lowPassRb2) = filter.steadyState(rb)
+                filteredRx = rx
+                filteredRy = ry
+                filteredRb = rb
+                lowPassVertical = rz
+                lowPassVerticalB = rzb
+                lowPassSeeded = true
+            }
+            verticalRow = rz
         }
-        verticalRow = rz  // unfiltered, for the weak 6D prior
-    }
-
-    /// One Kalman step of the bias estimator, covering `interval` seconds.
-    @inlinable
-    mutating func stepBias(interval: Scalar, magnetometerAvailable: Bool) {
         // Prediction: the variance grows toward its ceiling.
         let s0 = settings.biasInitialSigma
         // Random-walk growth of the variance: (bias drift)² per forgetting time.
@@ -607,21 +640,18 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             rows = Matrix3(diagonal: 1)
             innovation = restGyro - bias
             variance = SIMD3(repeating: measurementVariance(settings.biasRestSigma))
-        } else if settings.estimatesBiasInMotion && accCorrectionTime > 0 && lowPassSeeded {
+        } else if settings.estimatesBiasInMotion, let corrRate = accCorrectionRate {
             let hx = filteredRx
             let hy = filteredRy
-            let corrRate = accCorrection / accCorrectionTime
             let ex = filteredRb.x - corrRate.x - (hx * bias).sum()
             let ey = filteredRb.y - corrRate.y - (hy * bias).sum()
             let vm = measurementVariance(settings.biasMotionSigma)
             var hz: SIMD3<Scalar>
             var ez: Scalar
             var vz: Scalar
-            if magnetometerAvailable && settings.estimatesVerticalBiasFromMagnetometer
-                && headingCorrectionValid && headingCorrectionTime > 0
-            {
+            if settings.estimatesVerticalBiasFromMagnetometer, let headingRate = headingCorrectionRate {
                 hz = lowPassVertical
-                ez = lowPassVerticalB - headingCorrection / headingCorrectionTime - (hz * bias).sum()
+                ez = lowPassVerticalB - headingRate - (hz * bias).sum()
                 vz = measurementVariance(settings.biasMagnetometerSigma)
             } else {
                 // Weak prior: the vertical component stays near zero unless observed.
@@ -680,20 +710,35 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         return Quaternion(w: .cos(t), x: v.x * s, y: v.y * s, z: v.z * s)
     }
 
-    /// Gains for one `Δt`, cached.
+    /// The rest detector's gain for one sample period, cached.
     @usableFromInline
-    struct Gains: Sendable {
-        @usableFromInline var dt: Scalar = -1
-        @usableFromInline var tauAcc: Scalar = 0
+    struct SampleGains: Sendable {
+        @usableFromInline var dt: Scalar = 0
+        @usableFromInline var tau: Scalar = -1
+        @usableFromInline var rest: Scalar = 1
+
+        @inlinable init() {}
+
+        @inlinable
+        init(dt: Scalar, restTimeConstant: Scalar) {
+            self.dt = dt
+            tau = restTimeConstant
+            rest = StepGains.gain(dt: dt, tau: restTimeConstant)
+        }
+    }
+
+    /// Gains for one correction interval, cached.
+    @usableFromInline
+    struct StepGains: Sendable {
+        @usableFromInline var dt: Scalar = 0
+        @usableFromInline var tauAcc: Scalar = -1
         @usableFromInline var tauMag: Scalar = 0
-        @usableFromInline var tauRest: Scalar = 0
         @usableFromInline var tauCurrent: Scalar = 0
         @usableFromInline var tauReference: Scalar = 0
         /// The accelerometer low-pass (second-order Butterworth, τ_a).
         @usableFromInline var acc = ButterworthLowPass<Scalar>()
-        /// Heading gain Δt / τ_m (first order, exact discretization).
+        /// Heading gain `1 − exp(−T/τ_m)`.
         @usableFromInline var mag: Scalar = 0
-        @usableFromInline var rest: Scalar = 0
         @usableFromInline var magCurrent: Scalar = 0
         @usableFromInline var magReference: Scalar = 0
 
@@ -704,12 +749,10 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             self.dt = dt
             tauAcc = settings.accelerometerTimeConstant
             tauMag = settings.magnetometerTimeConstant
-            tauRest = settings.restTimeConstant
             tauCurrent = settings.magneticCurrentTimeConstant
             tauReference = settings.magneticReferenceTimeConstant
             acc = ButterworthLowPass(tau: tauAcc, dt: dt)
             mag = Self.gain(dt: dt, tau: tauMag)
-            rest = Self.gain(dt: dt, tau: tauRest)
             magCurrent = Self.gain(dt: dt, tau: tauCurrent)
             magReference = Self.gain(dt: dt, tau: tauReference)
         }
@@ -717,7 +760,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         @inlinable
         func matches(_ settings: Settings) -> Bool {
             tauAcc == settings.accelerometerTimeConstant && tauMag == settings.magnetometerTimeConstant
-                && tauRest == settings.restTimeConstant && tauCurrent == settings.magneticCurrentTimeConstant
+                && tauCurrent == settings.magneticCurrentTimeConstant
                 && tauReference == settings.magneticReferenceTimeConstant
         }
 
