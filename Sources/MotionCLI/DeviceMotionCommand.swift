@@ -74,7 +74,7 @@ struct DeviceMotionCommand: ParsableCommand {
         let calibration = try CalibrationFile.read(calibrationFiles)
         var processor = DeviceMotionProcessor(
             stream: FusionStream(
-                filter: MadgwickFilter<Double>(settings: .init(frame: .nwu)), calibration: calibration),
+                filter: InertialFrameFilter<Double>(settings: .init(frame: .nwu)), calibration: calibration),
             referenceFrame: referenceFrame, declination: declination)
         var text = "t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading\n"
         do throws(CSVError) {

@@ -70,7 +70,13 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         /// τ_a, s: the accelerometer's low-pass time constant in the inertial frame. Longer averages
         /// away more linear acceleration; shorter follows gyroscope drift more closely. Default 3.
         public var accelerometerTimeConstant: Scalar
-        /// τ_m, s: the heading correction time constant. Default 9.
+        /// τ_m, s: the heading correction time constant. Default 20: it balances the heading drift
+        /// of the residual vertical bias (σ_b ≈ 0.03°/s once rest and the magnetometer have been
+        /// used — a warmed-up MEMS gyroscope at constant temperature is stable to a few thousandths
+        /// of a °/s, so the estimate's own uncertainty dominates) against indoor magnetometer heading
+        /// errors (σ_ψ ≈ 5°, correlated over about a second as the device moves through an uneven
+        /// field): the heading error `σ_b τ + σ_ψ √(1 s / τ)` is smallest at
+        /// `τ = (σ_ψ / (2 σ_b))^(2/3) s^(1/3)` ≈ 19 s.
         public var magnetometerTimeConstant: Scalar
         /// Estimate the gyroscope bias while the sensor rests. Default true.
         public var estimatesBiasAtRest: Bool
@@ -91,7 +97,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         /// also the largest low-pass gyroscope reading still counted as rest). Default 2°/s.
         public var biasLimit: Scalar
         /// rad/s: the bias estimate's standard deviation reached in steady state while moving, which
-        /// sets how much a motion measurement is trusted. Default 0.1°/s.
+        /// sets how much a motion measurement is trusted. Default 0.05°/s: the bias stability of a
+        /// warmed-up MEMS gyroscope over minutes, with margin.
         public var biasMotionSigma: Scalar
         /// rad/s: the same at rest. Default 0.03°/s.
         public var biasRestSigma: Scalar
@@ -145,12 +152,12 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
 
         /// Settings with the given values; every argument has the documented default.
         public init(
-            accelerometerTimeConstant: Scalar = 3, magnetometerTimeConstant: Scalar = 9,
+            accelerometerTimeConstant: Scalar = 3, magnetometerTimeConstant: Scalar = 20,
             estimatesBiasAtRest: Bool = true, estimatesBiasInMotion: Bool = true,
             estimatesVerticalBiasFromMagnetometer: Bool = true,
             biasInitialSigma: Scalar = 0.5 * .pi / 180, biasForgettingTime: Scalar = 100,
             biasDrift: Scalar = 0.1 * .pi / 180,
-            biasLimit: Scalar = 2 * .pi / 180, biasMotionSigma: Scalar = 0.1 * .pi / 180,
+            biasLimit: Scalar = 2 * .pi / 180, biasMotionSigma: Scalar = 0.05 * .pi / 180,
             biasRestSigma: Scalar = 0.03 * .pi / 180, biasMagnetometerSigma: Scalar = 0.1 * .pi / 180,
             correctionInterval: Scalar = 0.04,
             restTimeConstant: Scalar = 0.5, restGyroscopeThreshold: Scalar = 2 * .pi / 180,
@@ -525,6 +532,10 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                     && (magCandidateTime >= settings.newFieldDuration
                         || (magReference.x == 0 && magCandidateTime >= settings.firstFieldDuration))
                 {
+                    // Before the first reference every field counts as disturbed and the rejection
+                    // budget is spent (the magnetometer is used at the reduced gain); with a
+                    // reference to judge against, the full budget becomes available.
+                    if magReference.x == 0 { magRejectionTime = 0 }
                     magReference = magCandidate
                     magDisturbed = false
                     magUndisturbedTime = settings.undisturbedDuration
