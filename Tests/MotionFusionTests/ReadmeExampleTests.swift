@@ -31,7 +31,7 @@ struct ReadmeExampleTests {
         print(solution.rotation.angle(to: q))  // ≈ 0 rad
 
         // Fusion: a filter in a stream that turns timestamps into sample periods.
-        var stream = FusionStream(filter: MadgwickFilter<Double>(settings: .init(beta: 0.1, frame: .enu)))
+        var stream = FusionStream(filter: InertialFrameFilter<Double>(settings: .init(frame: .enu)))
         let recording = SyntheticMotion.generate()  // seeded, with its true attitude
         for k in 0..<recording.count {
             let output = stream.update(

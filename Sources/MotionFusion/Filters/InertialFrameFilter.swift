@@ -277,12 +277,12 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     /// The 9D attitude (the 6D one until a magnetometer sample arrives), sensor → ``frame``.
     @inlinable public var quaternion: Quaternion<Scalar> {
-        settings.frame.fromNWU() * (heading * (inclination * strapdown))
+        settings.frame.fromNWU() * (heading * (inclination * strapdown)).normalizedFast()
     }
 
     /// The 6D attitude (gyroscope and accelerometer only; its heading drifts), sensor → ``frame``.
     @inlinable public var quaternion6D: Quaternion<Scalar> {
-        settings.frame.fromNWU() * (inclination * strapdown)
+        settings.frame.fromNWU() * (inclination * strapdown).normalizedFast()
     }
 
     /// The gyroscope bias estimate, rad/s (sensor frame).
