@@ -1,43 +1,43 @@
 import RealModule
 
 /// MotionFusion's own orientation filter, and its default: strapdown gyroscope integration whose
-/// drift is corrected in a low-pass-filtered, almost inertial frame, with gyroscope bias estimation at
-/// rest and in motion and a heading-only magnetometer correction that rejects disturbances.
+/// drift is corrected in a low-pass-filtered, almost inertial frame, with estimation of the gyroscope's
+/// bias (at rest and in motion) and sensitivity (in motion), and a heading-only magnetometer
+/// correction that rejects disturbances. <doc:InertialFrameFiltering> derives it and reports its
+/// accuracy and speed.
 ///
 /// The attitude is a product of three rotations, each corrected by one sensor:
 ///
 ///     q9 = h ⊗ c ⊗ g        (sensor → NWU internally, then into ``Settings-swift.struct/frame``)
 ///
-/// - `g` (sensor → I), pure strapdown integration of the bias-corrected gyroscope. Over seconds the
-///   frame I is almost inertial: it drifts only by the residual bias.
+/// - `g` (sensor → I), strapdown integration of the corrected gyroscope rate `(ω − b̂) / (1 + k̂)`.
+///   Over seconds the frame I is almost inertial: it drifts only by the residual errors.
 /// - `c` (I → E6), the inclination correction. The accelerometer (specific force) is rotated into
 ///   I, where a body that moves but goes nowhere has acceleration that averages out, and low-pass
-///   filtered there (two first-order stages of ``Settings-swift.struct/accelerometerTimeConstant``
-///   / 2 each); `c` is then turned, by the whole remaining angle at every sample, so that this
-///   filtered specific force points up. Linear acceleration shorter than the time constant averages
-///   away instead of tilting the estimate; the gyroscope carries the fast motion.
+///   filtered there (second-order Butterworth, delay ``Settings-swift.struct/accelerometerTimeConstant``);
+///   `c` is then turned, by the whole remaining angle, so that this filtered specific force points
+///   up. Linear acceleration faster than the time constant averages away instead of tilting the
+///   estimate; the gyroscope carries the fast motion.
 /// - `h` (E6 → E9), a rotation about the vertical that points the horizontal magnetic field north,
-///   moved a fraction `Δt / τ_m` of the disagreement per sample
+///   moved a fraction `1 − exp(−T/τ_m)` of the disagreement per correction step
 ///   (``Settings-swift.struct/magnetometerTimeConstant``), so the magnetometer never touches the
 ///   inclination. `c ⊗ g` is the 6D estimate (``quaternion6D``), `h ⊗ c ⊗ g` the 9D one.
 ///
-/// **Gyroscope bias** is a three-state Kalman filter (``gyroscopeBias``, ``gyroscopeBiasSigma``):
+/// **Gyroscope bias and sensitivity** are a six-state Kalman filter: measured rate =
+/// (1 + k) ⊙ true rate + b (``gyroscopeBias``, ``gyroscopeBiasSigma``, ``gyroscopeScale``,
+/// ``gyroscopeScaleSigma``):
 /// - at rest (the gyroscope and accelerometer stay within their thresholds of their own low-pass
-///   values for ``Settings-swift.struct/restMinimumDuration``), it measures the low-pass gyroscope
-///   directly;
-/// - in motion, the inclination correction is the observation: a residual bias `Δb` makes I drift at
-///   `R Δb` (R = sensor → earth), and `c` turns back at the low-pass of the horizontal part of it. With
-///   `R` low-pass filtered by the same filter, `LP(R) b = LP(R b̂) − φ/T` (φ the correction angle over
-///   the interval T) is a linear measurement of the bias;
-/// - in 9D, the heading correction is the same kind of observation for the vertical component (the
-///   heading loop is a first-order low-pass of `τ_m`), which the accelerometer cannot see: without it,
-///   a vertical bias `b_z` would leave a steady heading lag of `b_z τ_m`. In 6D the vertical
+///   values for ``Settings-swift.struct/restMinimumDuration``), it measures the low-pass gyroscope,
+///   which is the bias, directly;
+/// - in motion, the inclination correction is the observation: residual errors (Δb, Δk) make I drift
+///   at `R (Δb + ω ⊙ Δk)` (R = sensor → earth), and `c` turns back at the low-pass of the horizontal
+///   part of it. With the inputs low-pass filtered by the same filter,
+///   `LP(R) b + LP(R diag ω) k = LP(R b̂ + R diag(ω) k̂) − φ/T` (φ the correction angle over the step
+///   T) is a linear measurement of both;
+/// - in 9D, the heading correction is the same kind of observation for the vertical direction (the
+///   heading loop is a first-order low-pass of `τ_m`), which the accelerometer cannot see: without
+///   it a vertical bias `b_z` would leave a steady heading lag of `b_z τ_m`. In 6D the vertical bias
 ///   component is only held weakly toward zero.
-///
-/// **Cost**: at every sample only the strapdown integration, the rest detector and the rotation of
-/// the accelerometer and magnetometer into I (where they are summed) run; the corrections and the
-/// bias step run every ``Settings-swift.struct/correctionInterval`` seconds on those averages, so the
-/// cost per sample falls as the sampling rate rises and no sample's information is dropped.
 ///
 /// **Magnetic disturbances**: the field's norm and dip angle in the earth frame (after a short
 /// low-pass, ``Settings-swift.struct/magneticCurrentTimeConstant``) are compared with a reference
@@ -48,21 +48,27 @@ import RealModule
 /// ``Settings-swift.struct/newFieldDuration`` seconds (the first one: ``Settings-swift.struct/firstFieldDuration``)
 /// becomes the reference.
 ///
-/// All time constants are in seconds; every gain is computed from `Δt` at run time, so the same
-/// settings mean the same thing at 50 Hz and at 1 kHz, and irregular timestamps are handled.
+/// **Cost**: at every sample only the strapdown integration, the rest detector and the rotation of
+/// the accelerometer and magnetometer into I (where they are summed) run; the corrections and the
+/// Kalman step run every ``Settings-swift.struct/correctionInterval`` seconds on those averages, so
+/// the cost per sample falls as the sampling rate rises and no sample's information is dropped.
+///
+/// All time constants are in seconds and every gain is computed from the actual intervals, so the
+/// same settings mean the same thing at 50 Hz and at 1 kHz, and irregular timestamps are handled.
 ///
 /// The structure — correction in an almost inertial frame, Kalman bias estimation from the
 /// inclination correction, norm-and-dip disturbance detection — follows D. Laidig and T. Seel, "VQF:
 /// Highly accurate IMU orientation estimation with bias estimation and magnetic disturbance
-/// rejection", Information Fusion 91, 2023, whose default parameters are physically motivated values
-/// for MEMS sensors and are used here too. Differences: the low-pass filters are critically damped
-/// pairs of first-order stages (gains valid for any `Δt`), the bias estimator runs at its own
-/// fixed rate, and the magnetometer also observes the vertical bias.
+/// rejection", Information Fusion 91, 2023. Differences: the gyroscope's sensitivity is estimated
+/// with its bias; the magnetometer also observes the vertical bias; the corrections run at a fixed
+/// rate on averages in I; the heading time constant is longer (see the settings); the magnetic
+/// rejection budget becomes available once a first field reference exists.
 ///
 /// Bad input, per ``AttitudeFilter``: a non-finite gyroscope or bad `Δt` holds the attitude; an
-/// unusable accelerometer skips the inclination correction and the accelerometer's bias
-/// information; an unusable magnetometer (nil, zero, non-finite) makes the step 6D. The attitude is
-/// renormalized at every step and never becomes NaN.
+/// unusable accelerometer skips its average, the rest detector and the motion measurement; an
+/// unusable magnetometer (nil, zero, non-finite) makes the step 6D; a Kalman step that would give a
+/// non-finite estimate is skipped. The attitude is renormalized at every correction step and when
+/// read, and never becomes NaN.
 @frozen
 public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// The filter's parameters: time constants in seconds, rates in rad/s, accelerations in m/s².
@@ -70,6 +76,16 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         /// τ_a, s: the accelerometer's low-pass time constant in the inertial frame. Longer averages
         /// away more linear acceleration; shorter follows gyroscope drift more closely. Default 3.
         public var accelerometerTimeConstant: Scalar
+        /// Estimate the gyroscope's sensitivity per axis from the corrections while the sensor
+        /// turns (a scale error drifts the attitude in proportion to the rate, a drift the bias
+        /// alone cannot explain). Default true.
+        public var estimatesScaleInMotion: Bool
+        /// The prior standard deviation of the gyroscope's relative sensitivity error per axis, and
+        /// the bound of the estimate (three times this). Default 0.003 (0.3 %, a factory-calibrated
+        /// MEMS gyroscope; uncalibrated parts: 0.01–0.03).
+        public var gyroscopeScaleUncertainty: Scalar
+        /// s: the time over which the sensitivity may drift by its prior uncertainty. Default 1000.
+        public var scaleForgettingTime: Scalar
         /// τ_m, s: the heading correction time constant. Default 20: it balances the heading drift
         /// of the residual vertical bias (σ_b ≈ 0.03°/s once rest and the magnetometer have been
         /// used — a warmed-up MEMS gyroscope at constant temperature is stable to a few thousandths
@@ -109,7 +125,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         /// and the accelerometer and magnetometer are averaged in the almost inertial frame, so no
         /// sample is lost; the corrections' time constants are seconds, so a few hundredths of a
         /// second between them change nothing but the cost. At sample rates below 1 / interval every
-        /// sample is a correction step. Default 0.04.
+        /// sample is a correction step. Default 0.1 (30 steps per τ_a).
         public var correctionInterval: Scalar
         /// τ_r, s: the low-pass time constant of the rest detector. Default 0.5.
         public var restTimeConstant: Scalar
@@ -152,14 +168,16 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
 
         /// Settings with the given values; every argument has the documented default.
         public init(
-            accelerometerTimeConstant: Scalar = 3, magnetometerTimeConstant: Scalar = 20,
+            accelerometerTimeConstant: Scalar = 3, estimatesScaleInMotion: Bool = true,
+            gyroscopeScaleUncertainty: Scalar = 0.003, scaleForgettingTime: Scalar = 1000,
+            magnetometerTimeConstant: Scalar = 20,
             estimatesBiasAtRest: Bool = true, estimatesBiasInMotion: Bool = true,
             estimatesVerticalBiasFromMagnetometer: Bool = true,
             biasInitialSigma: Scalar = 0.5 * .pi / 180, biasForgettingTime: Scalar = 100,
             biasDrift: Scalar = 0.1 * .pi / 180,
             biasLimit: Scalar = 2 * .pi / 180, biasMotionSigma: Scalar = 0.05 * .pi / 180,
             biasRestSigma: Scalar = 0.03 * .pi / 180, biasMagnetometerSigma: Scalar = 0.1 * .pi / 180,
-            correctionInterval: Scalar = 0.04,
+            correctionInterval: Scalar = 0.1,
             restTimeConstant: Scalar = 0.5, restGyroscopeThreshold: Scalar = 2 * .pi / 180,
             restAccelerometerThreshold: Scalar = 0.5, restMinimumDuration: Scalar = 1.5,
             rejectsMagneticDisturbances: Bool = true, magneticNormThreshold: Scalar = 0.1,
@@ -171,6 +189,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         ) {
             self.accelerometerTimeConstant = accelerometerTimeConstant
             self.magnetometerTimeConstant = magnetometerTimeConstant
+            self.gyroscopeScaleUncertainty = gyroscopeScaleUncertainty
+            self.estimatesScaleInMotion = estimatesScaleInMotion
+            self.scaleForgettingTime = scaleForgettingTime
             self.estimatesBiasAtRest = estimatesBiasAtRest
             self.estimatesBiasInMotion = estimatesBiasInMotion
             self.estimatesVerticalBiasFromMagnetometer = estimatesVerticalBiasFromMagnetometer
@@ -221,6 +242,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var accCount: Scalar = 0
     @usableFromInline var magSum: SIMD3<Scalar> = .zero
     @usableFromInline var magCount: Scalar = 0
+    @usableFromInline var rateSum: SIMD3<Scalar> = .zero  // ∫ω dt over the step (corrected rate)
 
     // Accelerometer low-pass in I (second-order Butterworth state).
     @usableFromInline var accState1: SIMD3<Scalar> = .zero
@@ -237,7 +259,17 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     // Bias Kalman filter and its filtered inputs.
     @usableFromInline var bias: SIMD3<Scalar> = .zero
-    @usableFromInline var biasCovariance = Matrix3<Scalar>(diagonal: 0)
+    @usableFromInline var scaleError: SIMD3<Scalar> = .zero  // k̂: measured = (1 + k) true + b
+    @usableFromInline var inverseScale: SIMD3<Scalar> = SIMD3(repeating: 1)  // 1 / (1 + k̂)
+    /// Covariance of (b, k), in Double whatever `Scalar` is: it spans ten orders of magnitude and
+    /// its update subtracts nearly equal numbers, more than Float's 24 bits hold; it runs only at
+    /// the correction rate, so the cost does not matter.
+    @usableFromInline var covariance = Covariance6<Double>(diagonal: .zero)
+    @usableFromInline var lowPassK1 = Matrix3<Scalar>(diagonal: 0)  // Butterworth states of R diag(ω) rows
+    @usableFromInline var lowPassK2 = Matrix3<Scalar>(diagonal: 0)
+    @usableFromInline var filteredKx: SIMD3<Scalar> = .zero
+    @usableFromInline var filteredKy: SIMD3<Scalar> = .zero
+    @usableFromInline var lowPassVerticalK: SIMD3<Scalar> = .zero
     @usableFromInline var lowPassR1 = Matrix3<Scalar>(diagonal: 0)  // Butterworth states of rows x, y
     @usableFromInline var lowPassR2 = Matrix3<Scalar>(diagonal: 0)
     @usableFromInline var lowPassRb1: SIMD2<Scalar> = .zero
@@ -268,8 +300,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     public init(settings: Settings = Settings()) {
         self.settings = settings
         magRejectionTime = settings.maximumRejectionDuration
-        let s0 = settings.biasInitialSigma
-        biasCovariance = Matrix3(diagonal: s0 * s0)
+        let s0 = Double(settings.biasInitialSigma * settings.biasInitialSigma)
+        let k0 = Double(settings.gyroscopeScaleUncertainty * settings.gyroscopeScaleUncertainty)
+        covariance = Covariance6(diagonal: SIMD8(s0, s0, s0, k0, k0, k0, 0, 0))
     }
 
     @inlinable public var frame: EarthFrame { settings.frame }
@@ -289,7 +322,20 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable public var gyroscopeBias: SIMD3<Scalar> { bias }
 
     /// The bias estimate's standard deviation per axis (sensor frame), rad/s.
-    @inlinable public var gyroscopeBiasSigma: SIMD3<Scalar> { biasCovariance.diagonal.squareRoot() }
+    @inlinable public var gyroscopeBiasSigma: SIMD3<Scalar> {
+        let d = covariance.diagonal
+        return SIMD3(Scalar(d[0]), Scalar(d[1]), Scalar(d[2])).squareRoot()
+    }
+
+    /// The gyroscope sensitivity estimate per axis (1 = nominal): the filter divides the
+    /// bias-corrected rate by it.
+    @inlinable public var gyroscopeScale: SIMD3<Scalar> { 1 + scaleError }
+
+    /// The standard deviation of ``gyroscopeScale`` per axis.
+    @inlinable public var gyroscopeScaleSigma: SIMD3<Scalar> {
+        let d = covariance.diagonal
+        return SIMD3(Scalar(d[3]), Scalar(d[4]), Scalar(d[5])).squareRoot()
+    }
 
     /// True while the rest detector sees the sensor at rest.
     @inlinable public var isRestDetected: Bool { resting }
@@ -322,7 +368,11 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable
     public mutating func setGyroscopeBias(_ value: SIMD3<Scalar>, sigma: Scalar? = nil) {
         bias = value
-        if let sigma { biasCovariance = Matrix3(diagonal: sigma * sigma) }
+        if let sigma {
+            let d = covariance.diagonal
+            let v = Double(sigma * sigma)
+            covariance = Covariance6(diagonal: SIMD8(v, v, v, d[3], d[4], d[5], 0, 0))
+        }
         lowPassSeeded = false
     }
 
@@ -382,7 +432,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
 
         // Strapdown integration of the bias-corrected rate (normalized at each correction step).
-        strapdown = strapdown * Self.exponential(halfRotation: (gyroscope - bias) * (dt / 2))
+        let rate = (gyroscope - bias) * inverseScale
+        strapdown = strapdown * Self.exponential(halfRotation: rate * (dt / 2))
+        rateSum += rate * dt
 
         // The accelerometer in I, averaged until the next correction step.
         let a2 = (accelerometer * accelerometer).sum()
@@ -479,6 +531,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable
     mutating func clearAverages() {
         stepTime = 0
+        rateSum = .zero
         accSum = .zero
         accCount = 0
         magSum = .zero
@@ -595,111 +648,125 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         return nominal ? angle : nil
     }
 
-    /// One step of the bias estimator over `interval` seconds: the model inputs (the earth axes seen
-    /// in the sensor frame, rows of R = sensor → E6, and R b̂) go through the same low-pass filters as
-    /// the corrections they explain, then one Kalman update with the rest or motion measurement.
+    /// One step of the bias and scale estimator over `interval` seconds: the model inputs (the
+    /// earth axes seen in the sensor frame, rows of R = sensor → E6, the same rows times the step's
+    /// mean rate, and the drift the current estimates predict) go through the same low-pass filters
+    /// as the corrections they explain, then one Kalman update with the rest or motion measurement.
+    ///
+    /// State x = (b, k): measured rate = (1 + k) ⊙ true rate + b. A residual (Δb, Δk) turns I at
+    /// `R (Δb + ω ⊙ Δk)` in the earth frame, so the inclination correction rate φ/T satisfies
+    /// `LP(R) b + LP(R diag ω) k = LP(R b̂ + R diag(ω) k̂) − φ/T` (rows x and y); the heading
+    /// correction gives the vertical row with the first-order low-pass of τ_m.
     @inlinable
     mutating func stepBias(interval: Scalar, accCorrectionRate: SIMD2<Scalar>?, headingCorrectionRate: Scalar?) {
+        let meanRate = interval > 0 ? rateSum / interval : .zero
+        let estimatesScale = settings.estimatesScaleInMotion
         if settings.estimatesBiasInMotion {
             let q6 = inclination * strapdown
             let rx = q6.inverseAct(on: SIMD3(1, 0, 0))
             let ry = q6.inverseAct(on: SIMD3(0, 1, 0))
             let rz = rx.crossProduct(ry)
-            let rb = SIMD2((rx * bias).sum(), (ry * bias).sum())
-            let rzb = (rz * bias).sum()
+            let kx = rx * meanRate
+            let ky = ry * meanRate
+            let kz = rz * meanRate
+            let predicted = SIMD2(
+                (rx * bias).sum() + (kx * scaleError).sum(), (ry * bias).sum() + (ky * scaleError).sum())
+            let predictedZ = (rz * bias).sum() + (kz * scaleError).sum()
             let filter = stepGains.acc
             if lowPassSeeded {
                 filteredRx = filter.step(rx, &lowPassR1.c0, &lowPassR2.c0)
                 filteredRy = filter.step(ry, &lowPassR1.c1, &lowPassR2.c1)
-                filteredRb = filter.step(rb, &lowPassRb1, &lowPassRb2)
+                filteredKx = filter.step(kx, &lowPassK1.c0, &lowPassK2.c0)
+                filteredKy = filter.step(ky, &lowPassK1.c1, &lowPassK2.c1)
+                filteredRb = filter.step(predicted, &lowPassRb1, &lowPassRb2)
                 let g = stepGains.mag
                 lowPassVertical += (rz - lowPassVertical) * g
-                lowPassVerticalB += (rzb - lowPassVerticalB) * g
+                lowPassVerticalK += (kz - lowPassVerticalK) * g
+                lowPassVerticalB += (predictedZ - lowPassVerticalB) * g
             } else {
                 (lowPassR1.c0, lowPassR2.c0) = filter.steadyState(rx)
                 (lowPassR1.c1, lowPassR2.c1) = filter.steadyState(ry)
-                (lowPassRb1, lowPassRb2) = filter.steadyState(rb)
+                (lowPassK1.c0, lowPassK2.c0) = filter.steadyState(kx)
+                (lowPassK1.c1, lowPassK2.c1) = filter.steadyState(ky)
+                (lowPassRb1, lowPassRb2) = filter.steadyState(predicted)
                 filteredRx = rx
                 filteredRy = ry
-                filteredRb = rb
+                filteredKx = kx
+                filteredKy = ky
+                filteredRb = predicted
                 lowPassVertical = rz
-                lowPassVerticalB = rzb
+                lowPassVerticalK = kz
+                lowPassVerticalB = predictedZ
                 lowPassSeeded = true
             }
             verticalRow = rz
         }
-        // Prediction: the variance grows toward its ceiling.
-        let s0 = settings.biasInitialSigma
-        // Random-walk growth of the variance: (bias drift)² per forgetting time.
-        let driftRate = settings.biasDrift * settings.biasDrift / settings.biasForgettingTime
-        let growth = driftRate * interval
-        var p = biasCovariance
-        p.c0.x = min(p.c0.x + growth, s0 * s0)
-        p.c1.y = min(p.c1.y + growth, s0 * s0)
-        p.c2.z = min(p.c2.z + growth, s0 * s0)
+        // Prediction: the variances grow toward their ceilings (random walks).
+        let s0 = Double(settings.biasInitialSigma * settings.biasInitialSigma)
+        let k0 = Double(settings.gyroscopeScaleUncertainty * settings.gyroscopeScaleUncertainty)
+        let growth = Double(settings.biasDrift * settings.biasDrift / settings.biasForgettingTime * interval)
+        let scaleGrowth = k0 * Double(interval / settings.scaleForgettingTime)
+        covariance.grow(
+            SIMD8(growth, growth, growth, scaleGrowth, scaleGrowth, scaleGrowth, 0, 0),
+            ceiling: SIMD8(s0, s0, s0, k0, k0, k0, 0, 0))
 
-        var rows: Matrix3<Scalar>  // H, as rows r0, r1, r2 stored in c0, c1, c2 (transposed below)
-        var innovation: SIMD3<Scalar>
-        var variance: SIMD3<Scalar>
         // A measurement variance w whose steady state (growth V per step, w ≈ σ⁴ / V) is σ²: the
         // sigma settings are the estimate's standard deviations in steady state.
-        func measurementVariance(_ sigma: Scalar) -> Scalar {
-            let v = sigma * sigma
+        func measurementVariance(_ sigma: Scalar) -> Double {
+            let v = Double(sigma * sigma)
             return v * v / growth + v
         }
+        @inline(__always) func row(_ b: SIMD3<Scalar>, _ k: SIMD3<Scalar>) -> SIMD8<Double> {
+            let (b, k) = (SIMD3<Double>(b), SIMD3<Double>(k))
+            return estimatesScale ? SIMD8(b.x, b.y, b.z, k.x, k.y, k.z, 0, 0) : SIMD8(b.x, b.y, b.z, 0, 0, 0, 0, 0)
+        }
+        var h0: SIMD8<Double>
+        var h1: SIMD8<Double>
+        var h2: SIMD8<Double>
+        var innovation: SIMD3<Double>
+        var variance: SIMD3<Double>
         if resting && settings.estimatesBiasAtRest {
-            rows = Matrix3(diagonal: 1)
-            innovation = restGyro - bias
+            h0 = SIMD8(1, 0, 0, 0, 0, 0, 0, 0)
+            h1 = SIMD8(0, 1, 0, 0, 0, 0, 0, 0)
+            h2 = SIMD8(0, 0, 1, 0, 0, 0, 0, 0)
+            innovation = SIMD3<Double>(restGyro - bias)
             variance = SIMD3(repeating: measurementVariance(settings.biasRestSigma))
         } else if settings.estimatesBiasInMotion, let corrRate = accCorrectionRate {
-            let hx = filteredRx
-            let hy = filteredRy
-            let ex = filteredRb.x - corrRate.x - (hx * bias).sum()
-            let ey = filteredRb.y - corrRate.y - (hy * bias).sum()
+            h0 = row(filteredRx, filteredKx)
+            h1 = row(filteredRy, filteredKy)
+            let (b, k) = (SIMD3<Double>(bias), SIMD3<Double>(scaleError))
+            let state = SIMD8(b.x, b.y, b.z, k.x, k.y, k.z, 0, 0)
+            let ex = Double(filteredRb.x - corrRate.x) - (h0 * state).sum()
+            let ey = Double(filteredRb.y - corrRate.y) - (h1 * state).sum()
             let vm = measurementVariance(settings.biasMotionSigma)
-            var hz: SIMD3<Scalar>
-            var ez: Scalar
-            var vz: Scalar
+            var ez: Double
+            var vz: Double
             if settings.estimatesVerticalBiasFromMagnetometer, let headingRate = headingCorrectionRate {
-                hz = lowPassVertical
-                ez = lowPassVerticalB - headingRate - (hz * bias).sum()
+                h2 = row(lowPassVertical, lowPassVerticalK)
+                ez = Double(lowPassVerticalB - headingRate) - (h2 * state).sum()
                 vz = measurementVariance(settings.biasMagnetometerSigma)
             } else {
-                // Weak prior: the vertical component stays near zero unless observed.
-                hz = verticalRow
-                ez = -(hz * bias).sum()
+                // Weak prior: the vertical bias component stays near zero unless observed.
+                h2 = row(verticalRow, .zero)
+                ez = -(SIMD3<Double>(verticalRow) * b).sum()
                 vz = vm * 1e4
             }
-            rows = Matrix3(columns: hx, hy, hz)
             innovation = SIMD3(ex, ey, ez)
             variance = SIMD3(vm, vm, vz)
         } else {
-            biasCovariance = p
             return
         }
-        let limit = settings.biasLimit
+        let limit = Double(settings.biasLimit)
         innovation = innovation.clamped(lowerBound: SIMD3(repeating: -limit), upperBound: SIMD3(repeating: limit))
-        // H has the rows stored as columns in `rows`; Hᵀ = rows (as a matrix of columns).
-        let hT = rows
-        let h = rows.transposed
-        let pHt = p * hT
-        var s = h * pHt
-        s.c0.x += variance.x
-        s.c1.y += variance.y
-        s.c2.z += variance.z
-        guard let sInverse = s.inverse else {
-            biasCovariance = p
-            return
+        guard let correction = covariance.update(rows: h0, h1, h2, innovation: innovation, variance: variance)
+        else { return }
+        bias += SIMD3<Scalar>(SIMD3(correction[0], correction[1], correction[2]))
+        if estimatesScale {
+            let limitK = 3 * settings.gyroscopeScaleUncertainty
+            scaleError = (scaleError + SIMD3<Scalar>(SIMD3(correction[3], correction[4], correction[5])))
+                .clamped(lowerBound: SIMD3(repeating: -limitK), upperBound: SIMD3(repeating: limitK))
+            inverseScale = 1 / (1 + scaleError)
         }
-        let k = pHt * sInverse
-        let newBias = bias + k * innovation
-        let newP = (p - k * pHt.transposed).symmetrized
-        guard SensorCheck.isFinite(newBias), newP.isFinite else {
-            biasCovariance = p
-            return
-        }
-        bias = newBias
-        biasCovariance = newP
     }
 
     /// `exp` of a pure quaternion with vector part `v` (a half rotation vector): `(cos|v|, sin|v| v̂)`,
