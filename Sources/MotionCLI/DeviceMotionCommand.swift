@@ -72,10 +72,8 @@ struct DeviceMotionCommand: ParsableCommand {
             }
         }
         let calibration = try CalibrationFile.read(calibrationFiles)
-        var processor = DeviceMotionProcessor(
-            stream: FusionStream(
-                filter: InertialFrameFilter<Double>(settings: .init(frame: .nwu)), calibration: calibration),
-            referenceFrame: referenceFrame, declination: declination)
+        var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(
+            referenceFrame: referenceFrame, declination: declination, calibration: calibration)
         var text = "t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading\n"
         do throws(CSVError) {
             let reader = try IMUCSVReader(

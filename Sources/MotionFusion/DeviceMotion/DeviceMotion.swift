@@ -87,3 +87,16 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
             heading: heading)
     }
 }
+
+extension DeviceMotionProcessor {
+    /// A processor around MotionFusion's default filter: ``InertialFrameFilter`` at its defaults (in
+    /// NWU), with the given sensor calibration.
+    public init<S: FusionScalar>(
+        referenceFrame: AttitudeReferenceFrame, declination: Double = 0,
+        calibration: SensorCalibration = SensorCalibration()
+    ) where Filter == InertialFrameFilter<S> {
+        self.init(
+            stream: FusionStream(filter: InertialFrameFilter<S>(settings: .init(frame: .nwu)), calibration: calibration),
+            referenceFrame: referenceFrame, declination: declination)
+    }
+}
