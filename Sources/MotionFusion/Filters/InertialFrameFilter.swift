@@ -250,10 +250,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var accFilterSeeded = false
 
     // Rest detection.
-    @usableFromInline var restGyro: SIMD3<Scalar> = .zero
-    @usableFromInline var restAcc: SIMD3<Scalar> = .zero
-    @usableFromInline var restFilterSeeded = false
-    @usableFromInline var restAccSeeded = false
+    @usableFromInline var restGyroFilter = RestLowPass<Scalar>()
+    @usableFromInline var restAccFilter = RestLowPass<Scalar>()
+    @inlinable var restGyro: SIMD3<Scalar> { restGyroFilter.value }
     @usableFromInline var restTime: Scalar = 0
     @usableFromInline var resting = false
 
@@ -420,15 +419,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         // Rest detection, gyroscope part: deviation from a first-order low-pass.
         var quiet = false
         if settings.estimatesBiasAtRest {
-            if restFilterSeeded {
-                restGyro += (gyroscope - restGyro) * sampleGains.rest
-            } else {
-                restGyro = gyroscope
-                restFilterSeeded = true
-            }
-            let d = gyroscope - restGyro
             let th = settings.restGyroscopeThreshold
-            quiet = (d * d).sum() < th * th && SensorCheck.largestMagnitude(restGyro) <= settings.biasLimit
+            quiet = restGyroFilter.squaredDeviation(gyroscope, gain: sampleGains.rest) < th * th
+                && SensorCheck.largestMagnitude(restGyro) <= settings.biasLimit
         }
 
         // Strapdown integration of the bias-corrected rate (normalized at each correction step).
@@ -440,15 +433,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         let a2 = (accelerometer * accelerometer).sum()
         if a2.isNormal {
             if settings.estimatesBiasAtRest {
-                if restAccSeeded {
-                    restAcc += (accelerometer - restAcc) * sampleGains.rest
-                } else {
-                    restAcc = accelerometer
-                    restAccSeeded = true
-                }
-                let d = accelerometer - restAcc
                 let th = settings.restAccelerometerThreshold
-                if quiet && (d * d).sum() < th * th {
+                if restAccFilter.squaredDeviation(accelerometer, gain: sampleGains.rest) < th * th && quiet {
                     restTime += dt
                     resting = restTime >= settings.restMinimumDuration
                 } else {
@@ -859,5 +845,28 @@ extension Quaternion {
         let n2 = lengthSquared
         if n2 > 0.25 && n2 < 4 { return Quaternion(components: components * (1 / n2.squareRoot())) }
         return normalized()
+    }
+}
+
+/// The rest detector's first-order low-pass of one sensor and the squared deviation of each new
+/// sample from it (the first sample seeds it).
+@frozen @usableFromInline
+struct RestLowPass<Scalar: FusionScalar>: Sendable {
+    @usableFromInline var value: SIMD3<Scalar> = .zero
+    @usableFromInline var seeded = false
+
+    @inlinable init() {}
+
+    /// Updates the low-pass with `x` (gain `1 − exp(−Δt/τ)`) and returns `|x − low-pass|²`.
+    @inlinable @inline(__always)
+    mutating func squaredDeviation(_ x: SIMD3<Scalar>, gain: Scalar) -> Scalar {
+        if seeded {
+            value += (x - value) * gain
+        } else {
+            value = x
+            seeded = true
+        }
+        let d = x - value
+        return (d * d).sum()
     }
 }
