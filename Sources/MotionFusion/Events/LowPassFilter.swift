@@ -1,0 +1,81 @@
+import RealModule
+
+/// A first-order low-pass filter for vectors, specified by a time constant in seconds, with the
+/// exact gain `1 − exp(−Δt/τ)` for each step, so irregular sampling is handled.
+///
+/// The classic use is to isolate gravity from an accelerometer: `gravity = lowPass.update(a, dt:)`.
+/// The first sample seeds the state (the output equals it). A non-finite sample or `Δt` ≤ 0, NaN
+/// or infinite leaves the state unchanged and returns it (a NaN never enters the state).
+public struct LowPassFilter<Scalar: FusionScalar>: Sendable {
+    /// τ, seconds. 0 passes the input through.
+    public var timeConstant: Scalar
+    /// The current output (zero before the first sample).
+    public private(set) var value: SIMD3<Scalar> = .zero
+    /// True once a sample has seeded the state.
+    public private(set) var isSeeded = false
+
+    /// A filter with time constant `timeConstant` seconds (clamped to ≥ 0).
+    public init(timeConstant: Scalar) {
+        self.timeConstant = max(timeConstant, 0)
+    }
+
+    /// A filter with the −3 dB cut-off `frequency` in hertz: `τ = 1 / (2π f)`.
+    public init(cutoffFrequency frequency: Scalar) {
+        self.init(timeConstant: frequency > 0 ? 1 / (2 * .pi * frequency) : 0)
+    }
+
+    /// Filters one sample taken `dt` seconds after the previous one and returns the output.
+    @discardableResult
+    public mutating func update(_ x: SIMD3<Scalar>, dt: Scalar) -> SIMD3<Scalar> {
+        guard SensorCheck.isFinite(x) else { return value }
+        guard isSeeded else {
+            value = x
+            isSeeded = true
+            return value
+        }
+        guard dt > 0, dt.isFinite else { return value }
+        let gain = timeConstant > 0 ? 1 - Scalar.exp(-dt / timeConstant) : 1
+        value += (x - value) * gain
+        return value
+    }
+
+    /// Forgets the state; the next sample seeds it again.
+    public mutating func reset() {
+        value = .zero
+        isSeeded = false
+    }
+}
+
+/// A first-order high-pass filter for vectors: the input minus its ``LowPassFilter`` with the same
+/// time constant, so slow components (gravity, drift) are removed and fast ones (movement, shakes)
+/// pass. The first sample gives zero. Bad input is treated as by ``LowPassFilter``.
+public struct HighPassFilter<Scalar: FusionScalar>: Sendable {
+    /// The low-pass whose output is subtracted.
+    public private(set) var lowPass: LowPassFilter<Scalar>
+    /// The current output.
+    public private(set) var value: SIMD3<Scalar> = .zero
+
+    /// A filter with time constant `timeConstant` seconds.
+    public init(timeConstant: Scalar) {
+        lowPass = LowPassFilter(timeConstant: timeConstant)
+    }
+
+    /// A filter with the −3 dB cut-off `frequency` in hertz.
+    public init(cutoffFrequency frequency: Scalar) {
+        lowPass = LowPassFilter(cutoffFrequency: frequency)
+    }
+
+    /// Filters one sample and returns the output.
+    @discardableResult
+    public mutating func update(_ x: SIMD3<Scalar>, dt: Scalar) -> SIMD3<Scalar> {
+        guard SensorCheck.isFinite(x) else { return value }
+        value = x - lowPass.update(x, dt: dt)
+        return value
+    }
+
+    /// Forgets the state.
+    public mutating func reset() {
+        lowPass.reset()
+        value = .zero
+    }
+}

@@ -1,0 +1,259 @@
+import RealModule
+
+/// A scripted, seeded IMU recording: a sequence of gestures (rests, rotations, shakes, taps, pushes,
+/// walking) with gyroscope bias and noise and optional magnetic disturbances, simulated with exact
+/// truth and the exact time of every gesture, for testing event detection and device motion.
+///
+/// Kinematics: the attitude (device → ENU) starts at ``Settings-swift.struct/initialAttitude`` and
+/// turns only in ``Segment/rotate(axis:degrees:seconds:)`` segments, with a smooth (half-sine) rate
+/// profile, integrated with 16 sub-steps per sample. Linear accelerations are exact functions of
+/// time; the accelerometer reads specific force (`a + gravity up`, m/s²), the gyroscope the mean
+/// rate over the sample interval plus bias and noise (rad/s), the magnetometer the earth's field
+/// (plus any disturbance, µT) in the device frame.
+public struct MotionScenario: Sendable {
+    /// One scripted gesture. Axes are in the device frame (x right edge, y top edge, z out of the
+    /// screen); accelerations in g.
+    public enum Segment: Sendable, Hashable {
+        /// Holding still.
+        case rest(seconds: Double)
+        /// Turning by `degrees` about a device axis (right-handed), over `seconds`.
+        case rotate(axis: SIMD3<Double>, degrees: Double, seconds: Double)
+        /// Shaking along a device axis: acceleration `amplitude · sin(2π f t)` g.
+        case shake(axis: SIMD3<Double>, seconds: Double, frequency: Double = 5, amplitude: Double = 2.5)
+        /// A tap: one half-sine acceleration pulse of `peak` g lasting `seconds`.
+        case tap(axis: SIMD3<Double>, peak: Double = 3, seconds: Double = 0.03)
+        /// A push that starts and stops: one full sine period of acceleration along the axis (speeding
+        /// up, then slowing down), peak `peak` g, lasting `seconds`.
+        case push(axis: SIMD3<Double>, peak: Double = 0.6, seconds: Double = 0.4)
+        /// Walking with the device held still in the hand: a vertical bounce of `amplitude` g at the
+        /// step frequency and a forward sway of a third of it.
+        case walk(seconds: Double, stepFrequency: Double = 1.8, amplitude: Double = 0.3)
+
+        /// The segment's length, seconds.
+        public var duration: Double {
+            switch self {
+            case .rest(let s), .rotate(_, _, let s), .shake(_, let s, _, _), .tap(_, _, let s), .push(_, _, let s),
+                .walk(let s, _, _):
+                max(s, 0)
+            }
+        }
+
+        /// A short name: rest, rotate, shake, tap, push, walk.
+        public var name: String {
+            switch self {
+            case .rest: "rest"
+            case .rotate: "rotate"
+            case .shake: "shake"
+            case .tap: "tap"
+            case .push: "push"
+            case .walk: "walk"
+            }
+        }
+    }
+
+    /// A magnetic disturbance: `field` µT (device frame, as from a magnet carried with the device) from
+    /// `start` for `seconds`.
+    public struct Disturbance: Sendable, Hashable {
+        public var start: Double
+        public var seconds: Double
+        public var field: SIMD3<Double>
+
+        public init(start: Double, seconds: Double, field: SIMD3<Double>) {
+            self.start = start
+            self.seconds = seconds
+            self.field = field
+        }
+    }
+
+    /// Sensor and environment settings.
+    public struct Settings: Sendable, Hashable {
+        /// Samples per second. Default 100.
+        public var sampleRate: Double = 100
+        /// Device → ENU at the start. Default: lying face up, its top edge pointing north.
+        public var initialAttitude: Quaternion<Double> = .identity
+        /// Constant gyroscope bias, rad/s. Default (0.005, −0.004, 0.003).
+        public var gyroscopeBias = SIMD3<Double>(0.005, -0.004, 0.003)
+        /// White noise: gyroscope rad/s, accelerometer m/s², magnetometer µT.
+        public var gyroscopeNoise = 0.003
+        public var accelerometerNoise = 0.03
+        public var magnetometerNoise = 0.2
+        /// The earth's field in ENU, µT.
+        public var earthField = SIMD3<Double>(0, 20, -45)
+        /// Gravity, m/s².
+        public var gravity = 9.80665
+        /// Magnetic disturbances.
+        public var disturbances: [Disturbance] = []
+        /// The random seed.
+        public var seed: UInt64 = 1
+
+        public init() {}
+    }
+
+    /// A gesture as scheduled: its segment and its start and end times, seconds.
+    public struct ScheduledSegment: Sendable, Hashable {
+        public var segment: Segment
+        public var start: Double
+        public var end: Double
+    }
+
+    /// The gestures, in order.
+    public var segments: [Segment]
+    /// The sensors and environment.
+    public var settings: Settings
+
+    public init(_ segments: [Segment], settings: Settings = Settings()) {
+        self.segments = segments
+        self.settings = settings
+    }
+
+    /// The gestures with their start and end times.
+    public var schedule: [ScheduledSegment] {
+        var t = 0.0
+        return segments.map { s in
+            defer { t += s.duration }
+            return ScheduledSegment(segment: s, start: t, end: t + s.duration)
+        }
+    }
+
+    /// The total length, seconds.
+    public var duration: Double { segments.reduce(0) { $0 + $1.duration } }
+
+    /// Simulates the recording (with truth; `scored` is nil).
+    public func generate() -> IMURecording {
+        var random = SplitMix64(seed: settings.seed)
+        let plan = schedule
+        let dt = 1 / settings.sampleRate
+        let count = max(1, Int((duration * settings.sampleRate).rounded(.down)) + 1)
+        let g0 = settings.gravity
+        var index = 0
+
+        func segment(at t: Double) -> (ScheduledSegment, Double)? {
+            while index < plan.count && t >= plan[index].end { index += 1 }
+            guard index < plan.count, t >= plan[index].start else { return nil }
+            return (plan[index], t - plan[index].start)
+        }
+        // Body rate (device frame) at time t.
+        func rate(_ t: Double) -> SIMD3<Double> {
+            for s in plan where t >= s.start && t < s.end {
+                if case .rotate(let axis, let degrees, let seconds) = s.segment, seconds > 0 {
+                    let u = axis / max((axis * axis).sum().squareRoot(), .leastNormalMagnitude)
+                    let angle = degrees * .pi / 180
+                    return u * (angle * .pi / (2 * seconds) * .sin(.pi * (t - s.start) / seconds))
+                }
+            }
+            return .zero
+        }
+        // Linear acceleration: (device-frame part, earth-frame part), m/s².
+        func linear(_ t: Double) -> (device: SIMD3<Double>, earth: SIMD3<Double>) {
+            guard let (s, local) = segment(at: t) else { return (.zero, .zero) }
+            func unit(_ v: SIMD3<Double>) -> SIMD3<Double> { v / max((v * v).sum().squareRoot(), .leastNormalMagnitude) }
+            switch s.segment {
+            case .shake(let axis, _, let f, let amplitude):
+                return (unit(axis) * (amplitude * g0 * .sin(2 * .pi * f * local)), .zero)
+            case .tap(let axis, let peak, let seconds):
+                return (unit(axis) * (peak * g0 * .sin(.pi * local / seconds)), .zero)
+            case .push(let axis, let peak, let seconds):
+                return (unit(axis) * (peak * g0 * .sin(2 * .pi * local / seconds)), .zero)
+            case .walk(_, let f, let amplitude):
+                let w = 2 * .pi * f * local
+                return (.zero, SIMD3(0, amplitude / 3 * g0 * .sin(w / 2), amplitude * g0 * .sin(w)))
+            case .rest, .rotate:
+                return (.zero, .zero)
+            }
+        }
+
+        var recording = IMURecording()
+        recording.magnetometer = []
+        recording.truth = []
+        recording.timestamps.reserveCapacity(count)
+        var q = settings.initialAttitude.normalized()
+        let substeps = 16
+        for k in 0..<count {
+            let t = Double(k) * dt
+            var mean = SIMD3<Double>.zero
+            if k > 0 {
+                let h = dt / Double(substeps)
+                for s in 0..<substeps {
+                    let w = rate(t - dt + (Double(s) + 0.5) * h)
+                    q = (q * Quaternion(rotationVector: w * h)).normalized()
+                    mean += w / Double(substeps)
+                }
+            }
+            let (device, earth) = linear(t)
+            let specificForce = device + q.inverseAct(on: earth + SIMD3(0, 0, g0))
+            var field = q.inverseAct(on: settings.earthField)
+            for d in settings.disturbances where t >= d.start && t < d.start + d.seconds { field += d.field }
+            recording.timestamps.append(t)
+            recording.gyroscope.append(mean + settings.gyroscopeBias + settings.gyroscopeNoise * random.gaussianVector())
+            recording.accelerometer.append(specificForce + settings.accelerometerNoise * random.gaussianVector())
+            recording.magnetometer!.append(field + settings.magnetometerNoise * random.gaussianVector())
+            recording.truth!.append(q)
+        }
+        return recording
+    }
+}
+
+extension MotionScenario {
+    /// The named scenarios of `motion simulate`.
+    public static let names = ["gestures", "walking", "orientations", "disturbance"]
+
+    /// A named scenario: `gestures` (rotations between orientations, a shake, pushes, a tap),
+    /// `walking` (ten minutes of walking with the device in the hand), `orientations` (every
+    /// device orientation in turn), `disturbance` (slow turns with a magnet near the device for 20 s).
+    /// Nil for an unknown name.
+    public static func named(_ name: String, seed: UInt64 = 1) -> MotionScenario? {
+        let x = SIMD3<Double>(1, 0, 0)
+        let y = SIMD3<Double>(0, 1, 0)
+        let z = SIMD3<Double>(0, 0, 1)
+        var settings = Settings()
+        settings.seed = seed
+        switch name {
+        case "gestures":
+            return MotionScenario(
+                [
+                    .rest(seconds: 4),
+                    .rotate(axis: x, degrees: 90, seconds: 1.5),  // face up → portrait
+                    .rest(seconds: 3),
+                    .shake(axis: x, seconds: 1.2),
+                    .rest(seconds: 3),
+                    .push(axis: x),  // right
+                    .rest(seconds: 2),
+                    .push(axis: -y),  // down
+                    .rest(seconds: 2),
+                    .tap(axis: z),
+                    .rest(seconds: 2),
+                    .rotate(axis: z, degrees: 90, seconds: 1.5),  // portrait → landscape left
+                    .rest(seconds: 3),
+                    .shake(axis: y, seconds: 1.5, frequency: 4, amplitude: 3),
+                    .rest(seconds: 3),
+                ], settings: settings)
+        case "walking":
+            var rotated = settings
+            rotated.initialAttitude = Quaternion(angle: .pi / 3, axis: SIMD3(1, 0, 0))  // held up at 60°
+            return MotionScenario([.rest(seconds: 3), .walk(seconds: 600), .rest(seconds: 3)], settings: rotated)
+        case "orientations":
+            return MotionScenario(
+                [
+                    .rest(seconds: 3),
+                    .rotate(axis: x, degrees: 90, seconds: 1.5), .rest(seconds: 2),  // portrait
+                    .rotate(axis: z, degrees: 90, seconds: 1.5), .rest(seconds: 2),  // landscape left
+                    .rotate(axis: z, degrees: 90, seconds: 1.5), .rest(seconds: 2),  // upside down
+                    .rotate(axis: z, degrees: 90, seconds: 1.5), .rest(seconds: 2),  // landscape right
+                    .rotate(axis: y, degrees: 90, seconds: 1.5), .rest(seconds: 2),  // face down
+                    .rotate(axis: y, degrees: 180, seconds: 2), .rest(seconds: 3),  // face up
+                ], settings: settings)
+        case "disturbance":
+            settings.disturbances = [Disturbance(start: 20, seconds: 20, field: SIMD3(30, -10, 15))]
+            return MotionScenario(
+                [
+                    .rest(seconds: 5),
+                    .rotate(axis: z, degrees: 90, seconds: 8), .rotate(axis: z, degrees: -90, seconds: 8),
+                    .rotate(axis: z, degrees: 90, seconds: 8), .rotate(axis: z, degrees: -90, seconds: 8),
+                    .rotate(axis: z, degrees: 90, seconds: 8), .rotate(axis: z, degrees: -90, seconds: 8),
+                    .rest(seconds: 5),
+                ], settings: settings)
+        default:
+            return nil
+        }
+    }
+}
