@@ -4,7 +4,7 @@ import Testing
 @testable import MotionFusion
 
 /// A fake `/sys/bus/iio/devices` tree in a fresh temporary folder.
-private struct FakeSysfs {
+struct FakeSysfs {
     let root: String
 
     init() throws {

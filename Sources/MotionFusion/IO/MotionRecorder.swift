@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Appends raw sensor samples to a CSV file durably, and reads a time range back.
+///
+/// Format: the `motion fuse` input format, `t,gx,gy,gz,ax,ay,az,mx,my,mz` (seconds, rad/s, m/s², µT;
+/// `nan` for a sensor absent from a sample), so a recording can be fused, replayed
+/// (``CSVReplaySource``) or evaluated as it is.
+///
+/// Durability: the file is opened with `O_APPEND`; every sample is formatted completely in memory
+/// and written with one `write(2)` call, so the file only ever grows by whole lines, except that a
+/// process killed (or a disk filled) in the middle of that one call can leave a partial last line.
+/// ``read(path:from:to:)`` drops a last line without its newline, so such a file reads back with
+/// at most that one sample lost. ``sync()`` (also every ``syncInterval`` samples) asks the kernel
+/// to put the data on disk, for power loss. Appending to an existing recording continues it; its
+/// header must match.
+public final class MotionRecorder: @unchecked Sendable {
+    // @unchecked Sendable: `fd`, `pending` and `buffer` are touched only inside `lock`.
+    public let path: String
+    /// Samples between automatic `fsync` calls (0: only on ``sync()`` and ``close()``).
+    public let syncInterval: Int
+    private let lock = NSLockLike()
+    private var fd: Int32
+    private var pending = 0
+    private var buffer: [UInt8] = []
+
+    public static let header = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n"
+
+    /// Opens (creating if needed) the recording at `path`.
+    ///
+    /// - Throws: ``RecorderError/cannotOpen(path:reason:)``; ``RecorderError/wrongHeader(path:)`` when
+    ///   an existing non-empty file does not start with ``header``.
+    public init(path: String, syncInterval: Int = 1000) throws(RecorderError) {
+        self.path = path
+        self.syncInterval = max(0, syncInterval)
+        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        fstat(fd, &info)
+        if info.st_size == 0 {
+            let bytes = Array(Self.header.utf8)
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        } else {
+            // The first line must be the header.
+            let reader = open(path, O_RDONLY | O_CLOEXEC)
+            var first = [UInt8](repeating: 0, count: Self.header.utf8.count)
+            let n = reader >= 0 ? first.withUnsafeMutableBytes { systemRead(reader, $0.baseAddress, $0.count) } : -1
+            if reader >= 0 { Glibc_close(reader) }
+            guard n == first.count, first == Array(Self.header.utf8) else {
+                Glibc_close(fd)
+                throw .wrongHeader(path: path)
+            }
+        }
+        buffer.reserveCapacity(256)
+    }
+
+    deinit { Glibc_close(fd) }
+
+    /// Appends one sample as one line, with one `write` call. Returns false if the write failed (the
+    /// disk is full or the file is gone); the file then holds whole lines plus at most a partial one.
+    @discardableResult
+    public func append(_ sample: SensorSample) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        buffer.removeAll(keepingCapacity: true)
+        func field(_ v: Double) {
+            buffer.append(UInt8(ascii: ","))
+            buffer.append(contentsOf: (v.isFinite ? "\(v)" : "nan").utf8)
+        }
+        buffer.append(contentsOf: "\(sample.timestamp)".utf8)
+        for v in [sample.gyroscope, sample.accelerometer, sample.magnetometer] {
+            let x = v ?? SIMD3(repeating: .nan)
+            field(x.x)
+            field(x.y)
+            field(x.z)
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        let written = buffer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == buffer.count else { return false }
+        pending += 1
+        if syncInterval > 0 && pending >= syncInterval {
+            fsync(fd)
+            pending = 0
+        }
+        return true
+    }
+
+    /// Asks the kernel to write everything appended so far to the disk.
+    public func sync() {
+        lock.lock()
+        fsync(fd)
+        pending = 0
+        lock.unlock()
+    }
+
+    /// Reads the samples with `from ≤ t ≤ to` back. A last line without its newline (a write cut
+    /// short) is ignored; `nan` fields read as an absent sensor.
+    ///
+    /// - Throws: ``CSVError`` naming the line and column of any other malformed line.
+    public static func read(path: String, from: Double = -.infinity, to: Double = .infinity) throws(CSVError) -> [SensorSample] {
+        let reader = try CSVReader(path: path)
+        let names = ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz"]
+        var columns: [Int] = []
+        for name in names { columns.append(try reader.requiredColumn(named: name)) }
+        let complete = Self.endsWithNewline(path)
+        var values: [Double] = []
+        var rows: [[Double]] = []
+        do {
+            while try reader.nextRow(columns: columns, into: &values, optional: Set(columns.dropFirst())) {
+                rows.append(values)
+            }
+        } catch {
+            // A cut-off last line fails to parse; anything else is a real error.
+            guard !complete, case .wrongFieldCount = error else {
+                if !complete, case .notANumber = error { return samples(rows, from: from, to: to, droppingLast: false) }
+                throw error
+            }
+            return samples(rows, from: from, to: to, droppingLast: false)
+        }
+        return samples(rows, from: from, to: to, droppingLast: !complete)
+    }
+
+    private static func samples(_ rows: [[Double]], from: Double, to: Double, droppingLast: Bool) -> [SensorSample] {
+        let usable = droppingLast ? rows.dropLast() : rows[...]
+        func vector(_ r: [Double], _ i: Int) -> SIMD3<Double>? {
+            let v = SIMD3(r[i], r[i + 1], r[i + 2])
+            return SensorCheck.isFinite(v) ? v : nil
+        }
+        return usable.filter { $0[0] >= from && $0[0] <= to }.map {
+            SensorSample(timestamp: $0[0], gyroscope: vector($0, 1), accelerometer: vector($0, 4), magnetometer: vector($0, 7))
+        }
+    }
+
+    private static func endsWithNewline(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return true }
+        defer { Glibc_close(fd) }
+        let size = lseek(fd, 0, SEEK_END)
+        guard size > 0 else { return true }
+        var last: UInt8 = 0
+        guard pread(fd, &last, 1, size - 1) == 1 else { return true }
+        return last == UInt8(ascii: "\n")
+    }
+}
+
+/// What opening a ``MotionRecorder`` can fail with.
+public enum RecorderError: Error, Sendable, Hashable, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+    case wrongHeader(path: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): "cannot open \(path) for appending: \(reason)"
+        case .wrongHeader(let path): "\(path) exists and is not a MotionRecorder recording (its first line is not \(MotionRecorder.header.dropLast()))"
+        }
+    }
+}
+
+/// `read(2)` under a name that does not clash with ``MotionRecorder/read(path:from:to:)``.
+@inline(__always) func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+
+/// `close(2)` under a name that does not clash with methods called `close`.
+@inline(__always) func Glibc_close(_ fd: Int32) {
+    _ = close(fd)
+}
+
+/// A pthread mutex without Foundation (the library's IO layer avoids it).
+final class NSLockLike: @unchecked Sendable {
+    // @unchecked Sendable: the mutex is the synchronization.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(mutex, nil) }
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+}

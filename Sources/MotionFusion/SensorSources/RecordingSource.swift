@@ -1,0 +1,84 @@
+import Foundation
+
+/// Replays an in-memory ``IMURecording`` — for example one from ``SyntheticMotion`` or
+/// ``MotionScenario`` — as a ``MotionSource``.
+public final class RecordingSource: MotionSource {
+    public let recording: IMURecording
+    public let pacing: ReplayPacing
+    private var index = 0
+    private var pacer: ReplayPacer
+
+    /// A source over `recording`, paced as given.
+    public init(_ recording: IMURecording, pacing: ReplayPacing = .asFastAsPossible) {
+        self.recording = recording
+        self.pacing = pacing
+        pacer = ReplayPacer(pacing)
+    }
+
+    public var sensors: SensorSet {
+        recording.magnetometer == nil ? [.gyroscope, .accelerometer] : .all
+    }
+
+    public func next() throws -> SensorSample? {
+        guard index < recording.count else { return nil }
+        defer { index += 1 }
+        let t = recording.timestamps[index]
+        pacer.wait(until: t)
+        return SensorSample(
+            timestamp: t, gyroscope: recording.gyroscope[index], accelerometer: recording.accelerometer[index],
+            magnetometer: recording.magnetometer?[index])
+    }
+}
+
+/// Replays a CSV recording in the `motion fuse` input format as a ``MotionSource``, streaming (the
+/// file is read as the samples are taken). A malformed line makes ``next()`` throw the
+/// ``CSVError`` with its line and column.
+public final class CSVReplaySource: MotionSource {
+    private let reader: IMUCSVReader
+    private var pacer: ReplayPacer
+    public let sensors: SensorSet
+
+    /// A source over the file at `path`, with the units of its columns, paced as given.
+    public init(
+        path: String, gyroscopeUnit: GyroscopeUnit = .radiansPerSecond,
+        accelerometerUnit: AccelerometerUnit = .metersPerSecondSquared, magnetometerUnit: MagnetometerUnit = .microtesla,
+        pacing: ReplayPacing = .asFastAsPossible
+    ) throws(CSVError) {
+        reader = try IMUCSVReader(
+            path: path, gyroscopeUnit: gyroscopeUnit, accelerometerUnit: accelerometerUnit,
+            magnetometerUnit: magnetometerUnit)
+        sensors = reader.hasMagnetometer ? .all : [.gyroscope, .accelerometer]
+        pacer = ReplayPacer(pacing)
+    }
+
+    public func next() throws -> SensorSample? {
+        guard let r = try reader.next() else { return nil }
+        pacer.wait(until: r.timestamp)
+        return SensorSample(
+            timestamp: r.timestamp, gyroscope: r.gyroscope, accelerometer: r.accelerometer, magnetometer: r.magnetometer)
+    }
+}
+
+/// Sleeps so that recording time `t` is reached at the right wall-clock moment.
+struct ReplayPacer {
+    let speed: Double?
+    var origin: (recording: Double, clock: ContinuousClock.Instant)?
+
+    init(_ pacing: ReplayPacing) {
+        switch pacing {
+        case .asFastAsPossible: speed = nil
+        case .realTime(let s): speed = s > 0 && s.isFinite ? s : nil
+        }
+    }
+
+    mutating func wait(until t: Double) {
+        guard let speed, t.isFinite else { return }
+        guard let origin else {
+            self.origin = (t, .now)
+            return
+        }
+        let due = origin.clock + .seconds(max(0, (t - origin.recording) / speed))
+        let now = ContinuousClock.now
+        if due > now { Thread.sleep(forTimeInterval: Double((due - now).components.attoseconds) * 1e-18 + Double((due - now).components.seconds)) }
+    }
+}
