@@ -12,6 +12,6 @@ struct MotionCommand: ParsableCommand {
             sensor-frame vectors to the earth frame; units are rad/s, m/s², µT and seconds.
             """,
         version: MotionFusionVersion.string,
-        subcommands: [FuseCommand.self, BenchCommand.self, EventsCommand.self, SimulateCommand.self, DeviceMotionCommand.self, EvaluateCommand.self, CalibrateCommand.self, DeclinationCommand.self, VersionCommand.self, DemoCommand.self]
+        subcommands: [FuseCommand.self, BenchCommand.self, EventsCommand.self, SimulateCommand.self, RecordCommand.self, DeviceMotionCommand.self, EvaluateCommand.self, CalibrateCommand.self, DeclinationCommand.self, VersionCommand.self, DemoCommand.self]
     )
 }

@@ -165,4 +165,49 @@ struct MotionManagerTests {
         #expect(rms < 1.5 * Self.degree, "RMS \(rms / Self.degree)°")
         #expect(largest < 3 * Self.degree)
     }
+
+    /// A real kill: `motion record` replays a recording at 10× real time into a file and is killed
+    /// with SIGKILL after about a second; the file reads back as a prefix of the input.
+    @Test func killedRecorderLosesAtMostThePartialLastLine() throws {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let binary = folder.appendingPathComponent("motion").path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "the motion executable is built next to the tests: \(binary)")
+        let dir = FileManager.default.temporaryDirectory
+        let input = dir.appendingPathComponent("mf-kill-in-\(UUID()).csv").path
+        let output = dir.appendingPathComponent("mf-kill-out-\(UUID()).csv").path
+        defer {
+            try? FileManager.default.removeItem(atPath: input)
+            try? FileManager.default.removeItem(atPath: output)
+        }
+        let recording = Self.gestures()
+        var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n"
+        for i in 0..<recording.count {
+            let (g, a, m) = (recording.gyroscope[i], recording.accelerometer[i], recording.magnetometer![i])
+            text += "\(recording.timestamps[i]),\(g.x),\(g.y),\(g.z),\(a.x),\(a.y),\(a.z),\(m.x),\(m.y),\(m.z)\n"
+        }
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["record", "--replay", input, "--real-time", "10", "-o", output]
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.2)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let back = try MotionRecorder.read(path: output)
+        #expect(back.count > 10 && back.count < recording.count, "\(back.count) samples read back")
+        for (i, sample) in back.enumerated() {
+            #expect(sample.timestamp == recording.timestamps[i] && sample.gyroscope == recording.gyroscope[i])
+            if sample.timestamp != recording.timestamps[i] { break }
+        }
+        // Appending continues the same file, after cutting off a partial last line if there is one.
+        let handle = try #require(FileHandle(forWritingAtPath: output))
+        handle.seekToEndOfFile()
+        handle.write("77.0,0.5".data(using: .utf8)!)
+        try handle.close()
+        let recorder = try MotionRecorder(path: output)
+        recorder.append(SensorSample(timestamp: 1000, gyroscope: .zero, accelerometer: nil, magnetometer: nil))
+        let again = try MotionRecorder.read(path: output)
+        #expect(again.count == back.count + 1 && again.last?.timestamp == 1000 && again.last?.accelerometer == nil)
+    }
 }

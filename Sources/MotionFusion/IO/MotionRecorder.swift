@@ -18,7 +18,7 @@
 /// ``read(path:from:to:)`` drops a last line without its newline, so such a file reads back with
 /// at most that one sample lost. ``sync()`` (also every ``syncInterval`` samples) asks the kernel
 /// to put the data on disk, for power loss. Appending to an existing recording continues it; its
-/// header must match.
+/// header must match, and a partial last line left by a crash is cut off first.
 public final class MotionRecorder: @unchecked Sendable {
     // @unchecked Sendable: `fd`, `pending` and `buffer` are touched only inside `lock`.
     public let path: String
@@ -54,6 +54,12 @@ public final class MotionRecorder: @unchecked Sendable {
             guard n == first.count, first == Array(Self.header.utf8) else {
                 Glibc_close(fd)
                 throw .wrongHeader(path: path)
+            }
+            // A partial last line (a write cut short) is dropped, so appending does not glue the
+            // next line onto it.
+            if !Self.endsWithNewline(path) {
+                let keep = Self.offsetAfterLastNewline(path)
+                if keep > 0 { _ = ftruncate(fd, off_t(keep)) }
             }
         }
         buffer.reserveCapacity(256)
@@ -134,6 +140,23 @@ public final class MotionRecorder: @unchecked Sendable {
         return usable.filter { $0[0] >= from && $0[0] <= to }.map {
             SensorSample(timestamp: $0[0], gyroscope: vector($0, 1), accelerometer: vector($0, 4), magnetometer: vector($0, 7))
         }
+    }
+
+    /// The length of the file up to and including its last newline (0 if it has none).
+    private static func offsetAfterLastNewline(_ path: String) -> Int {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { Glibc_close(fd) }
+        var end = Int(lseek(fd, 0, SEEK_END))
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while end > 0 {
+            let start = max(0, end - chunk.count)
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, end - start, off_t(start)) }
+            guard n == end - start else { return 0 }
+            if let i = chunk[0..<n].lastIndex(of: UInt8(ascii: "\n")) { return start + i + 1 }
+            end = start
+        }
+        return 0
     }
 
     private static func endsWithNewline(_ path: String) -> Bool {

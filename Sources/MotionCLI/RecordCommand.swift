@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import MotionFusion
+
+/// `motion record`: raw samples from a source, through the motion manager, into a durable CSV file.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record raw sensor samples (Linux IIO sensors, a replayed CSV or a simulation) to a CSV file.",
+        discussion: """
+            Exactly one source: --iio (every IIO device under --iio-root, polled at --rate or the \\
+            devices' sampling frequency), --replay FILE (a CSV in the `motion fuse` format) or \\
+            --simulate SCENARIO. Samples go through MotionManager and MotionRecorder: one write per \\
+            line, appended, so a killed process leaves at most one partial last line, which reading \\
+            back ignores. The output is in the `motion fuse` input format (nan for absent sensors). \\
+            Appending to an existing recording continues it.
+            """)
+
+    @Option(name: .shortAndLong, help: "The recording (created, or appended to).")
+    var output: String
+
+    @Flag(help: "Record the Linux IIO devices.")
+    var iio = false
+
+    @Option(help: "The IIO sysfs folder.")
+    var iioRoot: String = IIODevice.defaultRoot
+
+    @Option(help: "IIO polling rate, Hz (default: the devices' sampling frequency, else 100).")
+    var rate: Double?
+
+    @Option(help: "Replay this CSV recording.")
+    var replay: String?
+
+    @Option(help: "Simulate this scenario: \(MotionScenario.names.joined(separator: ", ")).")
+    var simulate: String?
+
+    @Option(help: "Pace a replay or simulation at this multiple of real time (default: as fast as possible).")
+    var realTime: Double?
+
+    @Option(help: "Stop after this many seconds of source time.")
+    var duration: Double?
+
+    func validate() throws {
+        let sources = (iio ? 1 : 0) + (replay == nil ? 0 : 1) + (simulate == nil ? 0 : 1)
+        guard sources == 1 else { throw ValidationError("give exactly one of --iio, --replay FILE, --simulate SCENARIO") }
+        if let simulate, !MotionScenario.names.contains(simulate) {
+            throw ValidationError("unknown scenario '\(simulate)'; choose one of \(MotionScenario.names.joined(separator: ", "))")
+        }
+        if let realTime, !(realTime > 0 && realTime.isFinite) { throw ValidationError("--real-time must be positive") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
+    }
+
+    func run() throws {
+        let pacing: ReplayPacing = realTime.map { .realTime(speed: $0) } ?? .asFastAsPossible
+        let source: any MotionSource
+        if iio {
+            let devices: [IIODevice]
+            do { devices = try IIODevice.list(root: iioRoot) } catch { throw CommandFailure("IIO: \(error)") }
+            guard !devices.isEmpty else { throw CommandFailure("no IIO devices under \(iioRoot)") }
+            source = IIOSource(devices: devices, rate: rate)
+        } else if let replay {
+            do { source = try CSVReplaySource(path: replay, pacing: pacing) } catch { throw CommandFailure("\(replay): \(error)") }
+        } else {
+            source = RecordingSource(MotionScenario.named(simulate!)!.generate(), pacing: pacing)
+        }
+        let recorder: MotionRecorder
+        do { recorder = try MotionRecorder(path: output) } catch { throw CommandFailure("\(error)") }
+        let manager = MotionManager(source: source)
+        manager.startRecording(to: recorder)
+        let limit = duration
+        let start = Mutex<Double?>(nil)
+        manager.startGyroUpdates(to: DispatchQueue(label: "motion.record")) { data, _ in
+            guard let data, let limit else { return }
+            let first = start.withLock { s -> Double in
+                if s == nil { s = data.timestamp }
+                return s!
+            }
+            if data.timestamp - first >= limit { manager.stopGyroUpdates() }
+        }
+        manager.waitUntilFinished()
+        recorder.sync()
+        if let error = manager.error { throw CommandFailure("source: \(error)") }
+        FileHandle.standardError.write("recorded \(manager.sampleCount) samples to \(output)\n".data(using: .utf8)!)
+    }
+}
+
+/// A lock around a value.
+final class Mutex<Value>: @unchecked Sendable {
+    // @unchecked Sendable: every access to `value` goes through `lock`.
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
