@@ -22,7 +22,8 @@
 public final class MotionRecorder: @unchecked Sendable {
     // @unchecked Sendable: `fd`, `pending` and `buffer` are touched only inside `lock`.
     public let path: String
-    /// Samples between automatic `fsync` calls (0: only on ``sync()`` and ``close()``).
+    /// Samples between automatic `fsync` calls (0: only on ``sync()``; the file is closed when the
+    /// recorder is released).
     public let syncInterval: Int
     private let lock = NSLockLike()
     private var fd: Int32
