@@ -76,7 +76,7 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Inertial and complementary filters: tilt correction time constant, s (defaults 3 and 1).")
     var accelerometerTimeConstant: Double?
 
-    @Option(help: "Inertial and complementary filters: heading correction time constant, s (defaults 9 and 2).")
+    @Option(help: "Inertial and complementary filters: heading correction time constant, s (defaults 20 and 2).")
     var magnetometerTimeConstant: Double?
 
     @Option(

@@ -65,18 +65,9 @@ struct RecordCommand: ParsableCommand {
         }
         let recorder: MotionRecorder
         do { recorder = try MotionRecorder(path: output) } catch { throw CommandFailure("\(error)") }
-        let manager = MotionManager(source: source)
+        let manager = MotionManager(source: duration.map { LimitedSource(source, duration: $0) } ?? source)
         manager.startRecording(to: recorder)
-        let limit = duration
-        let start = Mutex<Double?>(nil)
-        manager.startGyroUpdates(to: DispatchQueue(label: "motion.record")) { data, _ in
-            guard let data, let limit else { return }
-            let first = start.withLock { s -> Double in
-                if s == nil { s = data.timestamp }
-                return s!
-            }
-            if data.timestamp - first >= limit { manager.stopGyroUpdates() }
-        }
+        manager.startGyroUpdates()
         manager.waitUntilFinished()
         recorder.sync()
         if let error = manager.error { throw CommandFailure("source: \(error)") }
@@ -84,15 +75,25 @@ struct RecordCommand: ParsableCommand {
     }
 }
 
-/// A lock around a value.
-final class Mutex<Value>: @unchecked Sendable {
-    // @unchecked Sendable: every access to `value` goes through `lock`.
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
+/// Ends a source once its timestamps have covered `duration` seconds (the sample that reaches it
+/// is the last).
+final class LimitedSource: MotionSource {
+    let base: any MotionSource
+    let duration: Double
+    var first: Double?
+    var done = false
+
+    init(_ base: any MotionSource, duration: Double) {
+        self.base = base
+        self.duration = duration
+    }
+
+    var sensors: SensorSet { base.sensors }
+
+    func next() throws -> SensorSample? {
+        guard !done, let sample = try base.next() else { return nil }
+        if first == nil { first = sample.timestamp }
+        if let first, sample.timestamp - first >= duration { done = true }
+        return sample
     }
 }

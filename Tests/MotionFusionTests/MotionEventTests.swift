@@ -146,8 +146,17 @@ struct MotionEventTests {
         }
         if let e = interrupted.update(timestamp: 3, userAcceleration: SIMD3<Double>.zero) { got.append(e) }
         #expect(got.map(\.name) == ["shakeBegan", "shakeCancelled"], "\(got)")
-        // Lockout: a second shake right after the first ends does not begin within a second.
-        #expect(interrupted.update(timestamp: 3.01, userAcceleration: SIMD3<Double>(.nan, 0, 0)) == nil)
+        // Lockout: after the cancellation (at 3 s), the shake must go quiet and the lockout pass
+        // before a new one begins: a fresh shake at 3.2 s is ignored, one at 5 s is recognized.
+        var late: [MotionEvent] = []
+        t = 3.01
+        while t < 7 {
+            let shaking = (t > 3.2 && t < 3.6) || t > 5
+            let a = SIMD3<Double>(shaking ? 2.5 * Double.sin(2 * .pi * 5 * t) : 0, 0, 0)
+            if let e = interrupted.update(timestamp: t, userAcceleration: a) { late.append(e) }
+            t += 0.01
+        }
+        #expect(late.first?.name == "shakeBegan" && (late.first?.timestamp ?? 0) > 5, "\(late)")
     }
 
     @Test func filtersFollowTheirTimeConstants() {

@@ -156,7 +156,6 @@ struct MotionManagerTests {
                 largest = max(largest, error)
                 sumSquares += error * error
                 n += 1
-                #expect(m.attitude.multiplied(byInverseOf: m.attitude).quaternion.angle(to: .identity) < 1e-9)
             }
         }
         // A relative attitude carries the errors of both attitudes: the filter's own is 0.7° RMS on
@@ -210,4 +209,61 @@ struct MotionManagerTests {
         let again = try MotionRecorder.read(path: output)
         #expect(again.count == back.count + 1 && again.last?.timestamp == 1000 && again.last?.accelerometer == nil)
     }
+
+    @Test func aStreamAskedForAfterTheEndIsFinishedAtOnce() async {
+        var settings = SyntheticMotion.Settings()
+        settings.duration = 2
+        let manager = MotionManager(source: RecordingSource(SyntheticMotion.generate(settings)))
+        manager.startGyroUpdates()
+        manager.waitUntilFinished()
+        var count = 0
+        for await _ in manager.accelerometerUpdates() { count += 1 }  // must not hang
+        #expect(count == 0 && manager.hasEnded)
+    }
+
+    /// A paced source that records whether two threads ever call `next()` at once.
+    final class WatchedSource: MotionSource, @unchecked Sendable {
+        // @unchecked Sendable: `inside` and `overlapped` are guarded by `lock`.
+        let lock = NSLock()
+        var inside = 0
+        var overlapped = false
+        var k = 0
+        var sensors: SensorSet { [.gyroscope, .accelerometer] }
+        func next() throws -> SensorSample? {
+            lock.lock()
+            inside += 1
+            if inside > 1 { overlapped = true }
+            k += 1
+            let t = Double(k) * 0.01
+            lock.unlock()
+            Thread.sleep(forTimeInterval: 0.002)
+            lock.lock()
+            inside -= 1
+            lock.unlock()
+            return k > 400 ? nil : SensorSample(timestamp: t, gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: nil)
+        }
+    }
+
+    @Test func stopThenStartNeverRunsTwoWorkers() {
+        let source = WatchedSource()
+        let manager = MotionManager(source: source)
+        for _ in 0..<50 {
+            manager.startGyroUpdates()
+            manager.stopGyroUpdates()
+        }
+        manager.startGyroUpdates()
+        manager.waitUntilFinished()
+        #expect(!source.lock.withLock { source.overlapped })
+    }
+
+    @Test func intervalZeroDeliversSamplesWithBadTimestampsToo() async {
+        var recording = SyntheticMotion.generate()
+        recording.timestamps[100] = .nan
+        recording.timestamps[200] = recording.timestamps[150]  // backward
+        let manager = MotionManager(source: RecordingSource(recording))
+        var count = 0
+        for await _ in manager.gyroUpdates() { count += 1 }
+        #expect(count == recording.count)
+    }
 }
+

@@ -80,7 +80,8 @@ public struct ShakeDetector: Sendable {
             guard t > last else { return nil }
             if t - last > settings.maximumGap, isShaking {
                 lastTime = t
-                return finish(at: last, cancelled: true)
+                // Reported at the last sample before the pause; the lockout runs from now.
+                return finish(at: last, cancelled: true, lockingFrom: t)
             }
         }
         lastTime = t
@@ -112,13 +113,13 @@ public struct ShakeDetector: Sendable {
                 if reversalTimes.count >= settings.reversals && t >= lockedUntil {
                     isShaking = true
                     began = t
-                    reversalTimes.removeAll()
+                    reversalTimes.removeAll(keepingCapacity: true)
                     return .shakeBegan(timestamp: t)
                 }
             }
         } else if magnitude < settings.threshold * 0.8 {
             inSwing = false
-            if let last = reversalTimes.last, t - last > settings.window { reversalTimes.removeAll() }
+            if let last = reversalTimes.last, t - last > settings.window { reversalTimes.removeAll(keepingCapacity: true) }
         }
         return nil
     }
@@ -128,12 +129,12 @@ public struct ShakeDetector: Sendable {
         isShaking ? finish(at: t, cancelled: true) : nil
     }
 
-    mutating func finish(at t: Double, cancelled: Bool) -> MotionEvent {
+    mutating func finish(at t: Double, cancelled: Bool, lockingFrom lockStart: Double? = nil) -> MotionEvent {
         isShaking = false
         inSwing = false
         lastSwingDirection = nil
-        reversalTimes.removeAll()
-        lockedUntil = t + settings.lockout
+        reversalTimes.removeAll(keepingCapacity: true)
+        lockedUntil = (lockStart ?? t) + settings.lockout
         needsQuiet = cancelled
         return cancelled ? .shakeCancelled(timestamp: t) : .shakeEnded(timestamp: t)
     }

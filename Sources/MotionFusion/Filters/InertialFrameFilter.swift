@@ -64,8 +64,10 @@ import RealModule
 /// rate on averages in I; the heading time constant is longer (see the settings); the magnetic
 /// rejection budget becomes available once a first field reference exists.
 ///
-/// Bad input, per ``AttitudeFilter``: a non-finite gyroscope or bad `Δt` holds the attitude; an
-/// unusable accelerometer skips its average, the rest detector and the motion measurement; an
+/// Bad input, per ``AttitudeFilter``: a non-finite gyroscope or bad `Δt` holds the attitude, and
+/// so does a rate beyond 1000 rad/s or a rotation too large to represent; an
+/// unusable accelerometer skips its average, the rest detector and the motion measurement (a
+/// reading beyond 1000 m/s² only ends rest); an
 /// unusable magnetometer (nil, zero, non-finite) makes the step 6D; a Kalman step that would give a
 /// non-finite estimate is skipped. The attitude is renormalized at every correction step and when
 /// read, and never becomes NaN.
@@ -291,6 +293,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var magRejectionTime: Scalar = 0
     @usableFromInline var magDisturbed = true
     @usableFromInline var headingInitCount: Scalar = 0  // > 0: fast initial averaging, 1/N gains
+    @usableFromInline var headingSeeded = false  // a field has set the heading
     @usableFromInline var headingInitTime: Scalar = 0
     @usableFromInline var lastHeadingDisagreement: Scalar = 0
 
@@ -360,6 +363,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         lowPassSeeded = false
         clearAverages()
         headingInitCount = 0
+        headingSeeded = true  // the given attitude has a heading
         initialized = true
     }
 
@@ -389,11 +393,13 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         lowPassSeeded = false
         clearAverages()
         headingInitCount = 0
+        headingSeeded = false
         if let magnetometer, let m = SensorCheck.direction(magnetometer) {
             let h = tilt.act(on: m)
             if h.x * h.x + h.y * h.y > 0 {
                 let half = -Scalar.atan2(y: h.y, x: h.x) / 2
                 heading = Quaternion(w: .cos(half), x: 0, y: 0, z: .sin(half))
+                headingSeeded = true
                 headingInitCount = 1
                 headingInitTime = 0
             }
@@ -416,18 +422,20 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             sampleGains = SampleGains(dt: dt, restTimeConstant: settings.restTimeConstant)
         }
 
-        // Rest detection, gyroscope part: deviation from a first-order low-pass.
-        var quiet = false
-        if settings.estimatesBiasAtRest {
-            let th = settings.restGyroscopeThreshold
-            quiet = restGyroFilter.squaredDeviation(gyroscope, gain: sampleGains.rest) < th * th
-                && SensorCheck.largestMagnitude(restGyro) <= settings.biasLimit
-        }
-
-        // Strapdown integration of the bias-corrected rate (normalized at each correction step).
+        // Strapdown integration of the bias-corrected rate (normalized at each correction step). A
+        // rate beyond 1000 rad/s (no gyroscope measures that; a corrupt sample) or a rotation too
+        // large to represent is not integrated: the sample is skipped, as a non-finite one.
         let rate = (gyroscope - bias) * inverseScale
-        strapdown = strapdown * Self.exponential(halfRotation: rate * (dt / 2))
+        let halfRotation = rate * (dt / 2)
+        guard (rate * rate).sum() < 1e6, (halfRotation * halfRotation).sum().isFinite else { return }
+        strapdown = strapdown * Self.exponential(halfRotation: halfRotation)
         rateSum += rate * dt
+
+        // Rest detection, gyroscope part: deviation from a first-order low-pass (the low-pass rate
+        // also tells the magnetometer's new-field test whether the device turns).
+        let th = settings.restGyroscopeThreshold
+        let quiet = restGyroFilter.squaredDeviation(gyroscope, gain: sampleGains.rest) < th * th
+            && SensorCheck.largestMagnitude(restGyro) <= settings.biasLimit && settings.estimatesBiasAtRest
 
         // The accelerometer in I, averaged until the next correction step.
         let a2 = (accelerometer * accelerometer).sum()
@@ -442,8 +450,13 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                     resting = false
                 }
             }
-            accSum += strapdown.act(on: accelerometer)
-            accCount += 1
+            // Beyond 1000 m/s² (about 100 g) a reading is an impact or a saturated sensor, not
+            // gravity: it ends rest (above) but does not enter the inclination average, where one
+            // absurd value would outweigh minutes of real ones.
+            if a2 < 1e6 {
+                accSum += strapdown.act(on: accelerometer)
+                accCount += 1
+            }
         } else {
             resting = false
             restTime = 0
@@ -477,7 +490,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         if accCount > 0 {
             let inertial = accSum / accCount
             let filtered: SIMD3<Scalar>
-            if accFilterSeeded {
+            if accFilterSeeded && SensorCheck.isFinite(accState1 + accState2) {
                 filtered = stepGains.acc.step(inertial, &accState1, &accState2)
             } else {
                 (accState1, accState2) = stepGains.acc.steadyState(inertial)
@@ -605,8 +618,16 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         let disagreement = -Scalar.atan2(y: fy, x: fx)
         lastHeadingDisagreement = disagreement
 
-        if headingInitCount > 0 {
-            // Fast start: the running mean of the first τ_m seconds (gains 1/2, 1/3, …).
+        if !headingSeeded {
+            // The first usable field (at initialization, or later if the first samples had none)
+            // sets the heading outright; the following ones are averaged with gains 1/2, 1/3, ….
+            headingSeeded = true
+            gain = 1
+            nominal = false
+            headingInitCount = 1
+            headingInitTime = 0
+        } else if headingInitCount > 0 {
+            // Fast start: the running mean of the first τ_m seconds.
             headingInitCount += 1
             headingInitTime += dt
             gain = max(gain, 1 / headingInitCount)
@@ -698,9 +719,11 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
 
         // A measurement variance w whose steady state (growth V per step, w ≈ σ⁴ / V) is σ²: the
         // sigma settings are the estimate's standard deviations in steady state.
+        // Without drift (biasDrift 0) there is no steady state to aim at: each measurement then
+        // counts with variance σ².
         func measurementVariance(_ sigma: Scalar) -> Double {
             let v = Double(sigma * sigma)
-            return v * v / growth + v
+            return growth > 0 ? v * v / growth + v : v
         }
         @inline(__always) func row(_ b: SIMD3<Scalar>, _ k: SIMD3<Scalar>) -> SIMD8<Double> {
             let (b, k) = (SIMD3<Double>(b), SIMD3<Double>(k))

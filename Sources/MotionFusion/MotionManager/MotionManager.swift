@@ -48,9 +48,17 @@ public final class MotionManager: @unchecked Sendable {
         var handler: (queue: DispatchQueue, body: @Sendable (Value?, (any Error)?) -> Void)?
         var streams: [UUID: AsyncStream<Value>.Continuation] = [:]
 
+        /// Delivers `value` if the interval since the last delivery has passed. An interval of 0
+        /// delivers everything; a timestamp that goes backward starts the interval anew (and is
+        /// delivered); a NaN timestamp is delivered only at interval 0.
         mutating func offer(_ value: Value, at t: Double) -> Bool {
-            guard active, t >= lastDelivered + interval - 1e-9 || lastDelivered == -.infinity else { return false }
-            lastDelivered = t
+            guard active else { return false }
+            if interval > 0 {
+                guard t.isFinite else { return false }
+                guard lastDelivered == -.infinity || t < lastDelivered || t >= lastDelivered + interval - 1e-9
+                else { return false }
+            }
+            if t.isFinite { lastDelivered = t }
             latest = value
             if let handler { handler.queue.async { handler.body(value, nil) } }
             for continuation in streams.values { continuation.yield(value) }
@@ -79,6 +87,7 @@ public final class MotionManager: @unchecked Sendable {
     private var processor: DeviceMotionProcessor<InertialFrameFilter<Double>>?
     private var recorder: MotionRecorder?
     private var running = false
+    private var workerAlive = false
     private var ended = false
     private var samples = 0
     private var sourceError: (any Error)?
@@ -197,8 +206,13 @@ public final class MotionManager: @unchecked Sendable {
         using referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical, declination: Double = 0,
         to queue: DispatchQueue, withHandler handler: @escaping @Sendable (DeviceMotion<Double>?, (any Error)?) -> Void
     ) {
-        startDeviceMotionUpdates(using: referenceFrame, declination: declination)
-        locked { deviceMotionService.handler = (queue, handler) }
+        start {
+            $0.deviceMotionService.active = true
+            $0.deviceMotionService.handler = (queue, handler)
+            if $0.processor == nil {
+                $0.processor = DeviceMotionProcessor(referenceFrame: referenceFrame, declination: declination)
+            }
+        }
     }
     /// Device motion as an async sequence (starts the updates in `referenceFrame` if they are not
     /// running).
@@ -238,11 +252,17 @@ public final class MotionManager: @unchecked Sendable {
         return try body()
     }
 
+    /// Configures services and makes sure the worker runs. At most one worker thread exists: a
+    /// worker that was told to stop but is still inside the source's `next()` simply carries on.
     private func start(_ configure: (MotionManager) -> Void) {
         lock.lock()
         configure(self)
-        let launch = !running && !ended
-        if launch { running = true }
+        var launch = false
+        if !ended {
+            running = true
+            launch = !workerAlive
+            workerAlive = true
+        }
         lock.unlock()
         if launch {
             let thread = Thread { [self] in run() }
@@ -265,15 +285,18 @@ public final class MotionManager: @unchecked Sendable {
             guard let self else { return }
             self.locked { self[keyPath: path].streams[id] = nil }
         }
+        var alreadyEnded = false
         start {
             setup($0)
             $0[keyPath: service].active = true
             if $0.ended {
-                continuation.finish()
+                alreadyEnded = true
             } else {
                 $0[keyPath: service].streams[id] = continuation
             }
         }
+        // Finishing runs the termination handler, which takes the lock: never inside it.
+        if alreadyEnded { continuation.finish() }
         return stream
     }
 
@@ -313,6 +336,7 @@ public final class MotionManager: @unchecked Sendable {
                     finishing += deviceMotionService.finish(error: failure)
                 }
                 running = false
+                workerAlive = false
                 lock.unlock()
                 for finish in finishing { finish() }
                 finished.lock()
@@ -321,7 +345,7 @@ public final class MotionManager: @unchecked Sendable {
                 return
             }
             samples += 1
-            recorder?.append(sample)
+            let recorder = self.recorder
             let t = sample.timestamp
             if let a = sample.accelerometer {
                 _ = accelerometer.offer(
@@ -336,6 +360,7 @@ public final class MotionManager: @unchecked Sendable {
                 _ = deviceMotionService.offer(motion, at: t)
             }
             lock.unlock()
+            recorder?.append(sample)  // file I/O outside the manager's lock (the recorder has its own)
         }
     }
 }
