@@ -53,14 +53,19 @@ struct MotionManagerTests {
     @Test func stoppingFinishesTheStream() async {
         var settings = SyntheticMotion.Settings()
         settings.duration = 600
-        let manager = MotionManager(source: RecordingSource(SyntheticMotion.generate(settings), pacing: .realTime(speed: 50)))
+        // Paced at 5× real time, the source would take two minutes to end by itself.
+        let manager = MotionManager(source: RecordingSource(SyntheticMotion.generate(settings), pacing: .realTime(speed: 5)))
         var count = 0
         for await _ in manager.gyroUpdates() {
             count += 1
             if count == 100 { manager.stopGyroUpdates() }
         }
+        // The stream ends (after what it had buffered), and the worker stops taking samples.
         #expect(count >= 100 && count < 60_000)
-        #expect(!manager.isGyroActive)
+        #expect(!manager.isGyroActive && !manager.hasEnded)
+        let taken = manager.sampleCount
+        try? await Task.sleep(for: .milliseconds(300))
+        #expect(manager.sampleCount <= taken + 1)
     }
 
     @Test func csvReplayAsFastAsPossibleAndPaced() throws {
@@ -189,7 +194,13 @@ struct MotionManagerTests {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["record", "--replay", input, "--real-time", "10", "-o", output]
         try process.run()
-        Thread.sleep(forTimeInterval: 1.2)
+        // Kill it once it has written a few hundred lines (waiting up to 60 s on a loaded machine).
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+            if size > 30_000 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
