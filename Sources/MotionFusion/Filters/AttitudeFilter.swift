@@ -28,6 +28,10 @@ public protocol AttitudeFilter<Scalar>: Sendable {
     /// The filter's own gyroscope bias estimate (rad/s), zero for filters that have none.
     var gyroscopeBias: SIMD3<Scalar> { get }
 
+    /// True while the filter's own rest detector sees the sensor at rest (false for filters without
+    /// one); ``FusionStream`` reports it as ``FusionFlags/restDetected``.
+    var isRestDetected: Bool { get }
+
     /// True once the filter has an attitude (after ``initialize(accelerometer:magnetometer:)``,
     /// ``reset(to:)``, or its first update with a usable accelerometer).
     var isInitialized: Bool { get }
@@ -51,6 +55,10 @@ public protocol AttitudeFilter<Scalar>: Sendable {
 }
 
 extension AttitudeFilter {
+    /// False: by default a filter has no rest detector.
+    @inlinable
+    public var isRestDetected: Bool { false }
+
     /// The attitude as a Core Motion-style ``Attitude`` (device → ``frame``).
     @inlinable
     public var attitude: Attitude<Scalar> { Attitude(unitQuaternion: quaternion) }

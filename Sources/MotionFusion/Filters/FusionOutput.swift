@@ -13,7 +13,7 @@ public struct FusionFlags: OptionSet, Sendable, Hashable, Codable {
     public static let gyroscopeSaturated = FusionFlags(rawValue: 1 << 3)
     /// An accelerometer component reached the configured range: its correction was skipped.
     public static let accelerometerSaturated = FusionFlags(rawValue: 1 << 4)
-    /// The bias estimator detected rest.
+    /// The bias estimator, or the filter's own rest detector (``AttitudeFilter/isRestDetected``), detected rest.
     public static let restDetected = FusionFlags(rawValue: 1 << 5)
     /// The timestamp repeated the previous one (``TimestampEvent/repeated``).
     public static let timestampRepeated = FusionFlags(rawValue: 1 << 6)

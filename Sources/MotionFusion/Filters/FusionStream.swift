@@ -115,6 +115,7 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         filter.update(gyroscope: rate, accelerometer: acc, magnetometer: magnetometer, dt: dt)
         let initialized = filter.isInitialized
         if !initialized { flags.insert(.notInitialized) }
+        if filter.isRestDetected { flags.insert(.restDetected) }
         if initialized && SensorCheck.direction(acc) != nil && dt > 0
             && !flags.contains(.gyroscopeInvalid)
         {
