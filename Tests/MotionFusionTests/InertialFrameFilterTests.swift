@@ -326,5 +326,13 @@ struct InertialFrameFilterTests {
         #expect(filter.magneticReference != nil)
         #expect(largest < 2 * Self.degree, "largest error \(largest / Self.degree)°")
     }
+
+    @Test func streamFlagsTheFiltersRestDetection() {
+        let recording = Self.recording(duration: 20, rest: 5, seed: 17)
+        let outputs = recording.fuse(InertialFrameFilter<Double>())
+        let resting = outputs.map { $0.flags.contains(.restDetected) }
+        #expect(!resting[50] && resting[400], "rest is declared after 1.5 s of quiet")
+        #expect(!resting[1000], "not while moving (10 s)")
+    }
 }
 
