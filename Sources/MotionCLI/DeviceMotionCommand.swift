@@ -44,14 +44,7 @@ struct DeviceMotionCommand: ParsableCommand {
         help: "A calibration file from `motion calibrate` (repeat for several sensors); applied before the filter.")
     var calibrationFiles: [String] = []
 
-    @Option(help: "Gyroscope unit of the input: rad/s or deg/s.")
-    var gyroUnit: GyroscopeUnit = .radiansPerSecond
-
-    @Option(help: "Accelerometer unit of the input: m/s2 or g.")
-    var accelUnit: AccelerometerUnit = .metersPerSecondSquared
-
-    @Option(help: "Magnetometer unit of the input: uT, nT or gauss.")
-    var magUnit: MagnetometerUnit = .microtesla
+    @OptionGroup var units: InputUnits
 
     func validate() throws {
         if referenceFrame == .xTrueNorthZVertical && (latitude == nil || longitude == nil) {
@@ -77,7 +70,7 @@ struct DeviceMotionCommand: ParsableCommand {
         var text = "t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading\n"
         do throws(CSVError) {
             let reader = try IMUCSVReader(
-                path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit, magnetometerUnit: magUnit)
+                path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit, magnetometerUnit: units.magUnit)
             while let r = try reader.next() {
                 let m = processor.update(
                     timestamp: r.timestamp, gyroscope: r.gyroscope, accelerometer: r.accelerometer,

@@ -23,14 +23,7 @@ struct EventsCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output CSV file.")
     var output: String
 
-    @Option(help: "Gyroscope unit of the input: rad/s or deg/s.")
-    var gyroUnit: GyroscopeUnit = .radiansPerSecond
-
-    @Option(help: "Accelerometer unit of the input: m/s2 or g.")
-    var accelUnit: AccelerometerUnit = .metersPerSecondSquared
-
-    @Option(help: "Magnetometer unit of the input: uT, nT or gauss.")
-    var magUnit: MagnetometerUnit = .microtesla
+    @OptionGroup var units: InputUnits
 
     @Option(help: "Shake threshold, g.")
     var shakeThreshold: Double = ShakeDetector.Settings().threshold
@@ -52,7 +45,7 @@ struct EventsCommand: ParsableCommand {
         var last = 0.0
         do throws(CSVError) {
             let reader = try IMUCSVReader(
-                path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit, magnetometerUnit: magUnit)
+                path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit, magnetometerUnit: units.magUnit)
             while let r = try reader.next() {
                 let motion = processor.update(
                     timestamp: r.timestamp, gyroscope: r.gyroscope, accelerometer: r.accelerometer,

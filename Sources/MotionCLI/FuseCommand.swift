@@ -91,14 +91,7 @@ struct FuseCommand: ParsableCommand {
         help: "Estimate gyroscope bias at rest (GyroscopeBiasEstimator) in front of the filter.")
     var restBias = false
 
-    @Option(help: "Gyroscope unit of the input: rad/s or deg/s.")
-    var gyroUnit: GyroscopeUnit = .radiansPerSecond
-
-    @Option(help: "Accelerometer unit of the input: m/s2 or g.")
-    var accelUnit: AccelerometerUnit = .metersPerSecondSquared
-
-    @Option(help: "Magnetometer unit of the input: uT, nT or gauss.")
-    var magUnit: MagnetometerUnit = .microtesla
+    @OptionGroup var units: InputUnits
 
     @Option(help: "Steps longer than this many seconds are gaps (not integrated over).")
     var maximumGap: Double = 1
@@ -157,8 +150,8 @@ struct FuseCommand: ParsableCommand {
         let calibration = try CalibrationFile.read(calibrationFiles)
         do throws(CSVError) {
             let reader = try IMUCSVReader(
-                path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit,
-                magnetometerUnit: magUnit, useMagnetometer: !noMagnetometer)
+                path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
+                magnetometerUnit: units.magUnit, useMagnetometer: !noMagnetometer)
             let writer = try FusionCSVWriter(path: output)
             var stream = FusionStream(
                 filter: filter, clock: SampleClock(maximumGap: maximumGap),

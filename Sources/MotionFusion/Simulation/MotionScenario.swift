@@ -170,15 +170,7 @@ public struct MotionScenario: Sendable {
         let substeps = 16
         for k in 0..<count {
             let t = Double(k) * dt
-            var mean = SIMD3<Double>.zero
-            if k > 0 {
-                let h = dt / Double(substeps)
-                for s in 0..<substeps {
-                    let w = rate(t - dt + (Double(s) + 0.5) * h)
-                    q = (q * Quaternion(rotationVector: w * h)).normalized()
-                    mean += w / Double(substeps)
-                }
-            }
+            let mean = k > 0 ? SyntheticMotion.integrate(&q, rate: rate, from: t - dt, duration: dt, substeps: substeps) : .zero
             let (device, earth) = linear(t)
             let specificForce = device + q.inverseAct(on: earth + SIMD3(0, 0, g0))
             var field = q.inverseAct(on: settings.earthField)

@@ -78,15 +78,7 @@ public enum SyntheticMotion {
         let substeps = 16
         for k in 0..<count {
             let t = Double(k) * dt
-            var mean = SIMD3<Double>.zero
-            if k > 0 {
-                let h = dt / Double(substeps)
-                for s in 0..<substeps {
-                    let w = rate(t - dt + (Double(s) + 0.5) * h)
-                    q = (q * Quaternion(rotationVector: w * h)).normalized()
-                    mean += w / Double(substeps)
-                }
-            }
+            let mean = k > 0 ? SyntheticMotion.integrate(&q, rate: rate, from: t - dt, duration: dt, substeps: substeps) : .zero
             let linear = sum(accelWaves, t) * (settings.linearAcceleration * envelope(t))
             let specificForce = q.inverseAct(on: linear + SIMD3(0, 0, settings.gravity))
             recording.timestamps.append(t)
@@ -103,3 +95,21 @@ public enum SyntheticMotion {
     }
 }
 
+extension SyntheticMotion {
+    /// Turns `q` (body → earth) by the body rate `rate(t)` from `start` for `duration` with `substeps`
+    /// midpoint steps, so that the truth has no integration error worth measuring; returns the mean
+    /// rate over the interval (what an ideal gyroscope sampled at `end` reports).
+    static func integrate(
+        _ q: inout Quaternion<Double>, rate: (Double) -> SIMD3<Double>, from start: Double, duration: Double,
+        substeps: Int
+    ) -> SIMD3<Double> {
+        let h = duration / Double(substeps)
+        var mean = SIMD3<Double>.zero
+        for s in 0..<substeps {
+            let w = rate(start + (Double(s) + 0.5) * h)
+            q = (q * Quaternion(rotationVector: w * h)).normalized()
+            mean += w / Double(substeps)
+        }
+        return mean
+    }
+}
