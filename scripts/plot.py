@@ -9,6 +9,9 @@ matplotlib and numpy):
     scripts/plot bias FUSED.csv -o bias.png                        # gyro bias estimate, rest flags
     scripts/plot magnetometer RAW.csv CALIBRATION.json -o mag.png  # before / after calibration
     scripts/plot events RECORDING.csv EVENTS.csv -o events.png     # events over the accelerometer
+    scripts/plot fuse RECORDING.csv -o out.png [-- FUSE OPTIONS]   # one step: motion fuse, then the
+                                                                   # attitude and error plots against
+                                                                   # the recording's own truth columns
 
 ESTIMATE / FUSED: `motion fuse` output (t,qw,qx,qy,qz,bias_x..,flags). TRUTH: any CSV with
 t,qw,qx,qy,qz (scalar first, sensor -> the same earth frame) and optionally `movement` (1 = scored,
@@ -219,6 +222,29 @@ def plot_events(args) -> None:
     save(fig, args.output)
 
 
+def plot_fuse(args) -> None:
+    """Runs `motion fuse` on a recording that carries its truth (BROAD, `motion simulate`), then
+    draws the attitude and error plots: OUT with -attitude and -errors before its extension."""
+    import subprocess
+    import tempfile
+    root = Path(__file__).resolve().parent.parent
+    motion = root / ".build/release/motion"
+    if not motion.is_file():
+        print("building the motion CLI (swift build -c release --product motion) ...", file=sys.stderr)
+        subprocess.run(["swift", "build", "-c", "release", "--product", "motion"], cwd=root, check=True)
+    out = Path(args.output)
+    with tempfile.TemporaryDirectory() as tmp:
+        fused = str(Path(tmp) / "fused.csv")
+        result = subprocess.run([str(motion), "fuse", args.recording, "-o", fused, *args.fuse_options],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"plot: motion fuse failed:\n{result.stderr}")
+        for kind, draw in (("attitude", plot_attitude), ("errors", plot_errors)):
+            sub = argparse.Namespace(estimate=fused, truth=args.recording, title=args.title,
+                                     output=str(out.with_name(f"{out.stem}-{kind}{out.suffix or '.png'}")))
+            draw(sub)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Plot MotionFusion results (PNG).")
     sub = parser.add_subparsers(dest="kind", required=True)
@@ -230,8 +256,15 @@ def main() -> int:
             p.add_argument(i)
         p.add_argument("-o", "--output", required=True, help="the PNG to write")
         p.add_argument("--title", help="replace the default title")
-    args = parser.parse_args()
-    {"attitude": plot_attitude, "errors": plot_errors, "bias": plot_bias,
+    p = sub.add_parser("fuse")
+    p.add_argument("recording")
+    p.add_argument("-o", "--output", required=True, help="OUT.png: writes OUT-attitude.png and OUT-errors.png")
+    p.add_argument("--title", help="replace the default titles")
+    argv = sys.argv[1:]
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    args.fuse_options = extra  # `motion fuse` options after --
+    {"fuse": plot_fuse, "attitude": plot_attitude, "errors": plot_errors, "bias": plot_bias,
      "magnetometer": plot_magnetometer, "events": plot_events}[args.kind](args)
     return 0
 
