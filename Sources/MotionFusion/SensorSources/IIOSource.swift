@@ -33,21 +33,14 @@ public final class IIOSource: MotionSource {
 
     public func next() throws -> SensorSample? {
         if let maximumSamples, count >= maximumSamples { return nil }
-        let due = start + .seconds(Double(count) / rate)
-        let now = ContinuousClock.now
-        if due > now {
-            let wait = due - now
-            Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18)
-        }
+        sleep(until: start + .seconds(Double(count) / rate))
         count += 1
         func read(_ type: IIOChannelType) throws -> SIMD3<Double>? {
             guard let device = devices.first(where: { $0.channelTypes.contains(type) }) else { return nil }
             return try device.read(type)
         }
-        let elapsed = ContinuousClock.now - start
-        let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         return SensorSample(
-            timestamp: t, gyroscope: try read(.gyroscope), accelerometer: try read(.accelerometer),
+            timestamp: (ContinuousClock.now - start).inSeconds, gyroscope: try read(.gyroscope), accelerometer: try read(.accelerometer),
             magnetometer: try read(.magnetometer))
     }
 }

@@ -77,8 +77,6 @@ struct ReplayPacer {
             self.origin = (t, .now)
             return
         }
-        let due = origin.clock + .seconds(max(0, (t - origin.recording) / speed))
-        let now = ContinuousClock.now
-        if due > now { Thread.sleep(forTimeInterval: Double((due - now).components.attoseconds) * 1e-18 + Double((due - now).components.seconds)) }
+        sleep(until: origin.clock + .seconds(max(0, (t - origin.recording) / speed)))
     }
 }
