@@ -266,13 +266,14 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// its update subtracts nearly equal numbers, more than Float's 24 bits hold; it runs only at
     /// the correction rate, so the cost does not matter.
     @usableFromInline var covariance = Covariance6<Double>(diagonal: .zero)
-    @usableFromInline var lowPassK1 = Matrix3<Scalar>(diagonal: 0)  // Butterworth states of R diag(ω) rows
-    @usableFromInline var lowPassK2 = Matrix3<Scalar>(diagonal: 0)
+    // Butterworth states (z1, z2) of the rows x and y of R diag(ω) and of R.
+    @usableFromInline var lowPassKx = (z1: SIMD3<Scalar>.zero, z2: SIMD3<Scalar>.zero)
+    @usableFromInline var lowPassKy = (z1: SIMD3<Scalar>.zero, z2: SIMD3<Scalar>.zero)
     @usableFromInline var filteredKx: SIMD3<Scalar> = .zero
     @usableFromInline var filteredKy: SIMD3<Scalar> = .zero
     @usableFromInline var lowPassVerticalK: SIMD3<Scalar> = .zero
-    @usableFromInline var lowPassR1 = Matrix3<Scalar>(diagonal: 0)  // Butterworth states of rows x, y
-    @usableFromInline var lowPassR2 = Matrix3<Scalar>(diagonal: 0)
+    @usableFromInline var lowPassRx = (z1: SIMD3<Scalar>.zero, z2: SIMD3<Scalar>.zero)
+    @usableFromInline var lowPassRy = (z1: SIMD3<Scalar>.zero, z2: SIMD3<Scalar>.zero)
     @usableFromInline var lowPassRb1: SIMD2<Scalar> = .zero
     @usableFromInline var lowPassRb2: SIMD2<Scalar> = .zero
     @usableFromInline var filteredRx: SIMD3<Scalar> = .zero
@@ -681,20 +682,20 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             let predictedZ = (rz * bias).sum() + (kz * scaleError).sum()
             let filter = stepGains.acc
             if lowPassSeeded {
-                filteredRx = filter.step(rx, &lowPassR1.c0, &lowPassR2.c0)
-                filteredRy = filter.step(ry, &lowPassR1.c1, &lowPassR2.c1)
-                filteredKx = filter.step(kx, &lowPassK1.c0, &lowPassK2.c0)
-                filteredKy = filter.step(ky, &lowPassK1.c1, &lowPassK2.c1)
+                filteredRx = filter.step(rx, &lowPassRx.z1, &lowPassRx.z2)
+                filteredRy = filter.step(ry, &lowPassRy.z1, &lowPassRy.z2)
+                filteredKx = filter.step(kx, &lowPassKx.z1, &lowPassKx.z2)
+                filteredKy = filter.step(ky, &lowPassKy.z1, &lowPassKy.z2)
                 filteredRb = filter.step(predicted, &lowPassRb1, &lowPassRb2)
                 let g = stepGains.mag
                 lowPassVertical += (rz - lowPassVertical) * g
                 lowPassVerticalK += (kz - lowPassVerticalK) * g
                 lowPassVerticalB += (predictedZ - lowPassVerticalB) * g
             } else {
-                (lowPassR1.c0, lowPassR2.c0) = filter.steadyState(rx)
-                (lowPassR1.c1, lowPassR2.c1) = filter.steadyState(ry)
-                (lowPassK1.c0, lowPassK2.c0) = filter.steadyState(kx)
-                (lowPassK1.c1, lowPassK2.c1) = filter.steadyState(ky)
+                lowPassRx = filter.steadyState(rx)
+                lowPassRy = filter.steadyState(ry)
+                lowPassKx = filter.steadyState(kx)
+                lowPassKy = filter.steadyState(ky)
                 (lowPassRb1, lowPassRb2) = filter.steadyState(predicted)
                 filteredRx = rx
                 filteredRy = ry
