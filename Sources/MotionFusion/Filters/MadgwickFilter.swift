@@ -45,14 +45,18 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     /// The parameters; they may be changed between updates.
     public var settings: Settings
+    /// The attitude state. Between updates it holds `p`, a positive multiple of the attitude
+    /// (renormalized whenever |p|² leaves (0.25, 4)); `q = p / |p|` is formed where it is read.
+    /// Never normalizing inside the step takes square roots and divisions off the chain of
+    /// dependent operations from one step to the next (see ``update(gyroscope:accelerometer:magnetometer:dt:)``).
     @usableFromInline var state: NWUAttitudeState<Scalar>
     @inlinable var q: Quaternion<Scalar> {
-        get { state.q }
+        get { state.q.normalized() }
         set { state.q = newValue }
     }
     @inlinable var initialized: Bool { state.initialized }
     @usableFromInline var bias: SIMD3<Scalar>
-    @usableFromInline var lastError: Scalar
+    @usableFromInline var lastError: Scalar  // |f|², the square root is taken where it is read
     @usableFromInline var usedAcc: Bool
     @usableFromInline var usedMag: Bool
 
@@ -64,7 +68,7 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable public var isInitialized: Bool { initialized }
     /// `|f|` of the last step: how far the measured directions were from the predicted ones (0 to 2
     /// per sensor; 0 when no correction was possible).
-    @inlinable public var objectiveError: Scalar { lastError }
+    @inlinable public var objectiveError: Scalar { lastError.squareRoot() }
     /// Whether the last step used the accelerometer.
     @inlinable public var usedAccelerometer: Bool { usedAcc }
     /// Whether the last step used the magnetometer.
@@ -101,7 +105,7 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
         state.initialize(accelerometer: accelerometer, magnetometer: magnetometer)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func update(
         gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?,
         dt: Scalar
@@ -114,56 +118,123 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
         usedMag = false
         guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
 
-        let w = q.w, x = q.x, y = q.y, z = q.z
-        var gradient = SIMD4<Scalar>.zero
-        if let a = SensorCheck.direction(accelerometer) {
+        // The state p is a positive multiple of q, q = p / |p|, kept unnormalized (see `state`).
+        // Quadratic forms of q are those of p divided by |p|² (one division, no square root). The
+        // Jacobian is linear in q, so with p the gradient is |p| times q's, and
+        //   |p| (q + q̇ Δt) = p + ½ Δt p ⊗ (0, ω) − β Δt |p| ∇f/|∇f|,
+        // where |p| ∇f/|∇f| = ∇f_p √(|p|²/|∇f_p|²) costs one square root and one division. The
+        // next state is that multiple of the paper's q + q̇ Δt; only its direction matters. Square
+        // roots and divisions share one slow unit, so the step uses as few as it can: three of each
+        // in 9D, two and three in 6D.
+        var p = state.q.components
+        var n2 = (p[0] * p[0] + p[1] * p[1]) + (p[2] * p[2] + p[3] * p[3])
+        if !(n2 > 0.25 && n2 < 4) {
+            // Keep |p| near 1 (it grows by about (|ω|Δt)²/8 per step); also the recovery for a
+            // state that a non-finite input would otherwise have poisoned.
+            p = Quaternion(components: p).normalized().components
+            n2 = (p[0] * p[0] + p[1] * p[1]) + (p[2] * p[2] + p[3] * p[3])
+        }
+        let w = p[0], x = p[1], y = p[2], z = p[3]
+        let inv = 1 / n2
+        var gw: Scalar = 0, gx: Scalar = 0, gy: Scalar = 0, gz: Scalar = 0
+        var g2: Scalar = 0
+        // (MadgwickStreams repeats this step lane by lane, operation for operation; keep the two
+        // identical.)
+        let a2 = (accelerometer.x * accelerometer.x + accelerometer.y * accelerometer.y) + accelerometer.z * accelerometer.z
+        if a2.isNormal {  // zero, subnormal, infinite and NaN have no direction
             usedAcc = true
-            // Objective for gravity (0, 0, 1) and its Jacobian (paper eqs. 25–26).
-            let f1 = 2 * (x * z - w * y) - a.x
-            let f2 = 2 * (w * x + y * z) - a.y
-            let f3 = 2 * (0.5 - x * x - y * y) - a.z
-            gradient = SIMD4(
-                -2 * y * f1 + 2 * x * f2,
-                2 * z * f1 + 2 * w * f2 - 4 * x * f3,
-                -2 * w * f1 + 2 * z * f2 - 4 * y * f3,
-                2 * x * f1 + 2 * y * f2)
-            var error2 = f1 * f1 + f2 * f2 + f3 * f3
-            if let magnetometer, let m = SensorCheck.direction(magnetometer) {
+            let ra = 1 / a2.squareRoot()
+            let a = SIMD3(accelerometer.x * ra, accelerometer.y * ra, accelerometer.z * ra)
+            // Objective for gravity (0, 0, 1) and its Jacobian (paper eqs. 25–26). (b1, b2, b3) is
+            // the predicted up direction, a quadratic form of q.
+            let inv2 = 2 * inv
+            let b1 = inv2 * (x * z - w * y)
+            let b2 = inv2 * (w * x + y * z)
+            let b3 = 1 - inv2 * (x * x + y * y)
+            let f1 = b1 - a.x, f2 = b2 - a.y, f3 = b3 - a.z
+            let x2 = 2 * x, y2 = 2 * y, z2 = 2 * z, w2 = 2 * w
+            gw = x2 * f2 - y2 * f1
+            gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
+            gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
+            gz = x2 * f1 + y2 * f2
+            var error2 = (f1 * f1 + f2 * f2) + f3 * f3
+            let m2 = magnetometer.map { ($0.x * $0.x + $0.y * $0.y) + $0.z * $0.z } ?? 0
+            if let m = magnetometer, m2.isNormal {
                 usedMag = true
-                // Reference field from the measurement: heading-only correction (eqs. 45–46).
-                let h = q.act(on: m)
-                let bx = (h.x * h.x + h.y * h.y).squareRoot()
-                let bz = h.z
-                let f4 = 2 * bx * (0.5 - y * y - z * z) + 2 * bz * (x * z - w * y) - m.x
-                let f5 = 2 * bx * (x * y - w * z) + 2 * bz * (w * x + y * z) - m.y
-                let f6 = 2 * bx * (w * y + x * z) + 2 * bz * (0.5 - x * x - y * y) - m.z
-                let bx2 = 2 * bx, bz2 = 2 * bz
-                let gw = -bz2 * y * f4 + (bz2 * x - bx2 * z) * f5 + bx2 * y * f6
-                let gx = bz2 * z * f4 + (bx2 * y + bz2 * w) * f5 + (bx2 * z - 2 * bz2 * x) * f6
-                let gy = (-2 * bx2 * y - bz2 * w) * f4 + (bx2 * x + bz2 * z) * f5 + (bx2 * w - 2 * bz2 * y) * f6
-                let gz = (bz2 * x - 2 * bx2 * z) * f4 + (bz2 * y - bx2 * w) * f5 + bx2 * x * f6
-                gradient += SIMD4(gw, gx, gy, gz)
-                error2 += f4 * f4 + f5 * f5 + f6 * f6
+                // Heading-only correction (eqs. 45–46) with the raw field m = |m| m̂: the reference
+                // field h = q ⊗ m̂ ⊗ q*, b = (√(h_x² + h_y²), 0, h_z), and the objective rows
+                // f = b_x A + b_z B − m̂ (A the predicted north direction) all scale with |m|, so
+                // this block works with |m| f and |m| J and divides their product by |m|² (one
+                // division instead of normalizing m). p ⊗ m ⊗ p* = |p|² m + w t + u × t with
+                // t = 2 u × m. b_x needs the chain's one extra square root; what does not need b_x
+                // is ready before it.
+                let tx = y2 * m.z - z2 * m.y
+                let ty = z2 * m.x - x2 * m.z
+                let tz = x2 * m.y - y2 * m.x
+                let hx = n2 * m.x + (w * tx + (y * tz - z * ty))
+                let hy = n2 * m.y + (w * ty + (z * tx - x * tz))
+                let hz = n2 * m.z + (w * tz + (x * ty - y * tx))
+                let sx = (hx * hx + hy * hy).squareRoot()  // b_x = sx / |p|²
+                let bz = hz * inv
+                let a4 = 1 - inv2 * (y * y + z * z)
+                let a5 = inv2 * (x * y - w * z)
+                let a6 = inv2 * (w * y + x * z)
+                let f4 = sx * (inv * a4) + (bz * b1 - m.x)
+                let f5 = sx * (inv * a5) + (bz * b2 - m.y)
+                let f6 = sx * (inv * a6) + (bz * b3 - m.z)
+                // Jacobian rows (paper eq. 32) with p in place of q, J = b_x X + b_z Z, already
+                // divided by |m|² (folded into factors that are ready before b_x).
+                let r2 = 1 / m2
+                let sxr = inv * r2, bzr = bz * r2
+                let bxw = sx * (sxr * w2), bxx = sx * (sxr * x2), bxy = sx * (sxr * y2), bxz = sx * (sxr * z2)
+                let bzw = bzr * w2, bzx = bzr * x2, bzy = bzr * y2, bzz = bzr * z2
+                let c4w = -bzy, c5w = bzx - bxz, c6w = bxy
+                let c4x = bzz, c5x = bxy + bzw, c6x = bxz - 2 * bzx
+                let c4y = -2 * bxy - bzw, c5y = bxx + bzz, c6y = bxw - 2 * bzy
+                let c4z = bzx - 2 * bxz, c5z = bzy - bxw, c6z = bxx
+                gw = (gw + c6w * f6) + (c4w * f4 + c5w * f5)
+                gx = (gx + c6x * f6) + (c4x * f4 + c5x * f5)
+                gy = (gy + c6y * f6) + (c4y * f4 + c5y * f5)
+                gz = (gz + c6z * f6) + (c4z * f4 + c5z * f5)
+                error2 += ((f4 * f4 + f5 * f5) + f6 * f6) * r2
             }
-            lastError = error2.squareRoot()
-            let norm2 = (gradient * gradient).sum()
-            if norm2.isNormal {
-                gradient *= 1 / norm2.squareRoot()
-            } else {
-                gradient = .zero
-            }
+            lastError = error2
+            g2 = (gw * gw + gx * gx) + (gy * gy + gz * gz)
         } else {
             lastError = 0
         }
-
-        if settings.zeta > 0, gradient != .zero {
-            // Gyroscope bias drift compensation (eqs. 47–48): ω_ε = 2 q* ⊗ ∇f.
-            let error = (q.conjugate * Quaternion(components: gradient)).vector * 2
-            bias += error * (settings.zeta * dt)
+        var stepScale: Scalar = 0  // β Δt |p| / |∇f_p|, zero when there is no gradient
+        var rate = gyroscope - bias
+        if !g2.isNormal {
+            // No gradient, or one that overflowed (a finite but absurd magnetometer in Float).
+            gw = 0
+            gx = 0
+            gy = 0
+            gz = 0
+        } else {
+            let betaDt = settings.beta * dt
+            stepScale = ((n2 * (betaDt * betaDt)) / g2).squareRoot()
+            if settings.zeta > 0 {
+                // Gyroscope bias drift compensation (eqs. 47–48): ω_ε = 2 q* ⊗ ∇f/|∇f|, with
+                // q* = p*/|p| and ∇f/|∇f| = ∇f_p/|∇f_p|; the step integrates ω − b with the
+                // updated b.
+                // The vector part of p* ⊗ ∇f_p.
+                let ex = ((w * gx - x * gw) - y * gz) + z * gy
+                let ey = ((w * gy + x * gz) - y * gw) - z * gx
+                let ez = ((w * gz - x * gy) + y * gx) - z * gw
+                let k = 2 * settings.zeta * dt * (inv / g2).squareRoot()
+                bias = SIMD3(bias.x + ex * k, bias.y + ey * k, bias.z + ez * k)
+                rate = gyroscope - bias
+            }
         }
-        let rate = gyroscope - bias
-        var qDot = (q * Quaternion(real: 0, imaginary: rate)).components * 0.5
-        qDot -= settings.beta * gradient
-        q = Quaternion(components: q.components + qDot * dt).normalized()
+        // |p| (q + q̇ Δt) = p + ½ Δt p ⊗ (0, ω) − β Δt |p| ∇f/|∇f|.
+        let h = dt / 2
+        let rx = rate.x * h, ry = rate.y * h, rz = rate.z * h
+        let pw = w - ((x * rx + y * ry) + z * rz)
+        let px = x + ((w * rx + y * rz) - z * ry)
+        let py = y + ((w * ry - x * rz) + z * rx)
+        let pz = z + ((w * rz + x * ry) - y * rx)
+        state.q = Quaternion(
+            w: pw - gw * stepScale, x: px - gx * stepScale, y: py - gy * stepScale, z: pz - gz * stepScale)
     }
 }

@@ -1,0 +1,358 @@
+/// Many independent ``MadgwickFilter``s advanced together: one filter per stream, the streams'
+/// states in structure-of-arrays layout over SIMD lanes, so that one vector instruction advances
+/// `Lanes.scalarCount` streams at once.
+///
+/// Each lane computes exactly what ``MadgwickFilter/update(gyroscope:accelerometer:magnetometer:dt:)``
+/// computes, operation for operation (the tests compare every lane with the scalar filter), with the
+/// same rules for bad input: a stream's first usable accelerometer sample initializes it; a step with
+/// `dt ≤ 0`, a non-finite `dt` or a non-finite gyroscope is held; an accelerometer without a
+/// direction skips the correction; a magnetometer without one makes the step 6D. Streams of
+/// different lengths are fine: a stream is untouched after its last step.
+///
+/// Choose `Lanes` to match the machine's vectors: `SIMD8<Float>` or `SIMD16<Float>`,
+/// `SIMD4<Double>` or `SIMD8<Double>`. The engine is fastest with many streams (64 and more):
+/// one stream alone is bound by the latency of square roots and divisions, many streams by
+/// throughput, and the loop runs all groups of lanes for one step before the next step. See
+/// the Performance article for measurements.
+///
+/// ```swift
+/// var samples = MultiStreamSamples<SIMD8<Float>>(recordings: recordings)
+/// var engine = MadgwickStreams<SIMD8<Float>>(streamCount: recordings.count)
+/// engine.process(samples)
+/// let attitude = engine.quaternion(stream: 0)
+/// ```
+@frozen
+public struct MadgwickStreams<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionScalar, Lanes: Sendable {
+    public typealias Scalar = Lanes.Scalar
+    @usableFromInline typealias Mask = SIMDMask<Lanes.MaskStorage>
+
+    /// The state of one group of `Lanes.scalarCount` streams.
+    @frozen @usableFromInline
+    struct Group: Sendable {
+        /// `p`, the unnormalized attitude (sensor → NWU), as in ``MadgwickFilter``.
+        @usableFromInline var w: Lanes, x: Lanes, y: Lanes, z: Lanes
+        /// The bias estimate, rad/s.
+        @usableFromInline var bx: Lanes, by: Lanes, bz: Lanes
+        /// 1 where the stream is initialized, else 0.
+        @usableFromInline var initialized: Lanes
+        /// True when every lane is initialized (the fast path).
+        @usableFromInline var allInitialized: Bool
+
+        @inlinable init() {
+            w = Lanes(repeating: 1)
+            x = Lanes()
+            y = Lanes()
+            z = Lanes()
+            bx = Lanes()
+            by = Lanes()
+            bz = Lanes()
+            initialized = Lanes()
+            allInitialized = false
+        }
+    }
+
+    /// The parameters of every stream's filter; they may be changed between calls.
+    public var settings: MadgwickFilter<Scalar>.Settings
+    /// The number of streams.
+    public let streamCount: Int
+    @usableFromInline var groups: [Group]
+
+    /// `streamCount` uninitialized filters with the same settings.
+    ///
+    /// - Precondition: `streamCount ≥ 1`.
+    public init(streamCount: Int, settings: MadgwickFilter<Scalar>.Settings = .init()) {
+        precondition(streamCount >= 1, "need at least one stream")
+        self.streamCount = streamCount
+        self.settings = settings
+        groups = Array(repeating: Group(), count: (streamCount + Lanes.scalarCount - 1) / Lanes.scalarCount)
+        // Padding lanes count as initialized so that they never keep a group off the fast path.
+        for s in streamCount..<(groups.count * Lanes.scalarCount) {
+            groups[s / Lanes.scalarCount].initialized[s % Lanes.scalarCount] = 1
+        }
+    }
+
+    /// The attitude of one stream, sensor → ``MadgwickFilter/Settings/frame``, unit length
+    /// (identity until the stream is initialized).
+    public func quaternion(stream: Int) -> Quaternion<Scalar> {
+        settings.frame.fromNWU() * nwuQuaternion(stream: stream)
+    }
+
+    /// The attitude of one stream, sensor → NWU, unit length.
+    public func nwuQuaternion(stream: Int) -> Quaternion<Scalar> {
+        let (g, l) = locate(stream)
+        return Quaternion(w: groups[g].w[l], x: groups[g].x[l], y: groups[g].y[l], z: groups[g].z[l]).normalized()
+    }
+
+    /// The gyroscope bias estimate of one stream, rad/s (zero unless ζ > 0).
+    public func gyroscopeBias(stream: Int) -> SIMD3<Scalar> {
+        let (g, l) = locate(stream)
+        return SIMD3(groups[g].bx[l], groups[g].by[l], groups[g].bz[l])
+    }
+
+    /// Whether one stream has been initialized.
+    public func isInitialized(stream: Int) -> Bool {
+        let (g, l) = locate(stream)
+        return groups[g].initialized[l] == 1
+    }
+
+    /// One stream as a scalar ``MadgwickFilter`` with the same state, to continue on its own.
+    public func filter(stream: Int) -> MadgwickFilter<Scalar> {
+        var filter = MadgwickFilter<Scalar>(settings: settings)
+        let (g, l) = locate(stream)
+        if groups[g].initialized[l] == 1 {
+            filter.state.q = Quaternion(w: groups[g].w[l], x: groups[g].x[l], y: groups[g].y[l], z: groups[g].z[l])
+            filter.state.initialized = true
+        }
+        filter.bias = gyroscopeBias(stream: stream)
+        return filter
+    }
+
+    func locate(_ stream: Int) -> (group: Int, lane: Int) {
+        precondition(stream >= 0 && stream < streamCount, "stream out of range")
+        return (stream / Lanes.scalarCount, stream % Lanes.scalarCount)
+    }
+
+    /// Runs every stream over its steps in `samples`, continuing from the current state.
+    ///
+    /// - Precondition: `samples.streamCount == streamCount`.
+    @inlinable
+    public mutating func process(_ samples: MultiStreamSamples<Lanes>) {
+        precondition(samples.streamCount == streamCount, "the samples have another number of streams")
+        process(samples, groups: 0..<groups.count)
+    }
+
+    /// Runs the streams as ``process(_:)`` does, with the groups of lanes split over `taskCount`
+    /// concurrent tasks (about one per core is best). Each task owns a contiguous range of groups,
+    /// so the tasks share nothing but the read-only samples. With `taskCount == 1` this is
+    /// ``process(_:)``.
+    ///
+    /// - Precondition: `samples.streamCount == streamCount`, `taskCount ≥ 1`.
+    public mutating func process(_ samples: MultiStreamSamples<Lanes>, taskCount: Int) async {
+        precondition(samples.streamCount == streamCount, "the samples have another number of streams")
+        precondition(taskCount >= 1, "need at least one task")
+        let tasks = min(taskCount, groups.count)
+        if tasks == 1 {
+            process(samples)
+            return
+        }
+        let total = groups.count
+        let ranges = (0..<tasks).map { k in (total * k / tasks)..<(total * (k + 1) / tasks) }
+        let prototype = self
+        let parts = await withTaskGroup(of: (Int, [Group]).self) { taskGroup in
+            for (k, range) in ranges.enumerated() {
+                taskGroup.addTask {
+                    var part = prototype
+                    part.process(samples, groups: range)
+                    return (k, Array(part.groups[range]))
+                }
+            }
+            var parts = [[Group]](repeating: [], count: tasks)
+            for await (k, part) in taskGroup { parts[k] = part }
+            return parts
+        }
+        for (k, range) in ranges.enumerated() {
+            groups.replaceSubrange(range, with: parts[k])
+        }
+    }
+
+    /// The loop: every step, every group in `range`.
+    @inlinable
+    mutating func process(_ samples: MultiStreamSamples<Lanes>, groups range: Range<Int>) {
+        let lanes = Lanes.scalarCount
+        let groupCount = samples.groupCount
+        let channels = samples.channelCount
+        // Per group: the shortest and longest stream; steps below the shortest need no length mask.
+        var shortest = [Int](repeating: .max, count: groupCount)
+        var longest = [Int](repeating: 0, count: groupCount)
+        for (s, length) in samples.lengths.enumerated() {
+            shortest[s / lanes] = min(shortest[s / lanes], length)
+            longest[s / lanes] = max(longest[s / lanes], length)
+        }
+        // Padding lanes (past the last stream) are never active.
+        var baseMask = [Mask](repeating: Mask(repeating: true), count: groupCount)
+        for s in streamCount..<(groupCount * lanes) {
+            baseMask[s / lanes][s % lanes] = false
+        }
+        let settings = self.settings
+        let magnetic = samples.hasMagnetometer
+        samples.storage.withUnsafeBufferPointer { input in
+            self.groups.withUnsafeMutableBufferPointer { state in
+                for t in 0..<samples.stepCount {
+                    let base = t * channels * groupCount
+                    for g in range where t < longest[g] {
+                        var active = baseMask[g]
+                        if t >= shortest[g] {
+                            for l in 0..<lanes {
+                                let s = g * lanes + l
+                                active[l] = s < samples.streamCount && t < samples.lengths[s]
+                            }
+                        }
+                        let gyroscope = (input[base + g], input[base + groupCount + g], input[base + 2 * groupCount + g])
+                        let accelerometer = (
+                            input[base + 3 * groupCount + g], input[base + 4 * groupCount + g],
+                            input[base + 5 * groupCount + g]
+                        )
+                        let dt = input[base + 6 * groupCount + g]
+                        let magnetometer =
+                            magnetic
+                            ? (input[base + 7 * groupCount + g], input[base + 8 * groupCount + g], input[base + 9 * groupCount + g])
+                            : (Lanes(), Lanes(), Lanes())
+                        if !state[g].allInitialized {
+                            Self.initialize(
+                                &state[g], active: &active, accelerometer: accelerometer,
+                                magnetometer: magnetic ? magnetometer : nil)
+                        }
+                        Self.step(
+                            &state[g], active: active, gyroscope: gyroscope, accelerometer: accelerometer,
+                            magnetometer: magnetic ? magnetometer : nil, dt: dt, settings: settings)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Initializes the active, uninitialized lanes from their sample (as the scalar filter's first
+    /// update does) and removes them from `active` for this step.
+    @inlinable
+    static func initialize(
+        _ group: inout Group, active: inout Mask, accelerometer: (Lanes, Lanes, Lanes),
+        magnetometer: (Lanes, Lanes, Lanes)?
+    ) {
+        var all = true
+        for l in 0..<Lanes.scalarCount where group.initialized[l] == 0 {
+            guard active[l] else {
+                all = false
+                continue
+            }
+            active[l] = false
+            let a = SIMD3(accelerometer.0[l], accelerometer.1[l], accelerometer.2[l])
+            let m = magnetometer.map { SIMD3($0.0[l], $0.1[l], $0.2[l]) }
+            if let q = AttitudeInitializer.nwu(accelerometer: a, magnetometer: m) {
+                group.w[l] = q.w
+                group.x[l] = q.x
+                group.y[l] = q.y
+                group.z[l] = q.z
+                group.initialized[l] = 1
+            } else {
+                all = false
+            }
+        }
+        group.allInitialized = all
+    }
+
+    @inlinable @inline(__always)
+    static func isNormal(_ v: Lanes) -> Mask {
+        (v .>= Lanes(repeating: .leastNormalMagnitude)) .& (v .<= Lanes(repeating: .greatestFiniteMagnitude))
+    }
+
+    /// One step of ``MadgwickFilter/update(gyroscope:accelerometer:magnetometer:dt:)`` in every
+    /// active lane; the other lanes keep their state.
+    @inlinable @inline(__always)
+    static func step(
+        _ s: inout Group, active: Mask, gyroscope: (Lanes, Lanes, Lanes), accelerometer: (Lanes, Lanes, Lanes),
+        magnetometer: (Lanes, Lanes, Lanes)?, dt: Lanes, settings: MadgwickFilter<Scalar>.Settings
+    ) {
+        let (gyx, gyy, gyz) = gyroscope
+        let finite = ((gyx * 0) .== 0) .& ((gyy * 0) .== 0) .& ((gyz * 0) .== 0)
+        let live = active .& (dt .> 0) .& (dt .<= Lanes(repeating: .greatestFiniteMagnitude)) .& finite
+        if !any(live) { return }
+
+        var n2 = (s.w * s.w + s.x * s.x) + (s.y * s.y + s.z * s.z)
+        let inRange = (n2 .> 0.25) .& (n2 .< 4)
+        if any(live .& .!inRange) {
+            for l in 0..<Lanes.scalarCount where live[l] && !inRange[l] {
+                let q = Quaternion(w: s.w[l], x: s.x[l], y: s.y[l], z: s.z[l]).normalized()
+                s.w[l] = q.w
+                s.x[l] = q.x
+                s.y[l] = q.y
+                s.z[l] = q.z
+            }
+            n2 = (s.w * s.w + s.x * s.x) + (s.y * s.y + s.z * s.z)
+        }
+        let w = s.w, x = s.x, y = s.y, z = s.z
+        let inv = 1 / n2
+        let (ax0, ay0, az0) = accelerometer
+        let a2 = (ax0 * ax0 + ay0 * ay0) + az0 * az0
+        let accValid = isNormal(a2)
+        let ra = 1 / a2.squareRoot()
+        let ax = ax0 * ra, ay = ay0 * ra, az = az0 * ra
+        let inv2 = 2 * inv
+        let b1 = inv2 * (x * z - w * y)
+        let b2 = inv2 * (w * x + y * z)
+        let b3 = 1 - inv2 * (x * x + y * y)
+        let f1 = b1 - ax, f2 = b2 - ay, f3 = b3 - az
+        let x2 = 2 * x, y2 = 2 * y, z2 = 2 * z, w2 = 2 * w
+        var gw = x2 * f2 - y2 * f1
+        var gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
+        var gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
+        var gz = x2 * f1 + y2 * f2
+        if let magnetometer {
+            let (mx, my, mz) = magnetometer
+            let m2 = (mx * mx + my * my) + mz * mz
+            let magValid = accValid .& isNormal(m2)
+            if any(magValid) {
+                let tx = y2 * mz - z2 * my
+                let ty = z2 * mx - x2 * mz
+                let tz = x2 * my - y2 * mx
+                let hx = n2 * mx + (w * tx + (y * tz - z * ty))
+                let hy = n2 * my + (w * ty + (z * tx - x * tz))
+                let hz = n2 * mz + (w * tz + (x * ty - y * tx))
+                let sx = (hx * hx + hy * hy).squareRoot()
+                let bz = hz * inv
+                let a4 = 1 - inv2 * (y * y + z * z)
+                let a5 = inv2 * (x * y - w * z)
+                let a6 = inv2 * (w * y + x * z)
+                let f4 = sx * (inv * a4) + (bz * b1 - mx)
+                let f5 = sx * (inv * a5) + (bz * b2 - my)
+                let f6 = sx * (inv * a6) + (bz * b3 - mz)
+                let r2 = 1 / m2
+                let sxr = inv * r2, bzr = bz * r2
+                let bxw = sx * (sxr * w2), bxx = sx * (sxr * x2), bxy = sx * (sxr * y2), bxz = sx * (sxr * z2)
+                let bzw = bzr * w2, bzx = bzr * x2, bzy = bzr * y2, bzz = bzr * z2
+                let c4w = -bzy, c5w = bzx - bxz, c6w = bxy
+                let c4x = bzz, c5x = bxy + bzw, c6x = bxz - 2 * bzx
+                let c4y = -2 * bxy - bzw, c5y = bxx + bzz, c6y = bxw - 2 * bzy
+                let c4z = bzx - 2 * bxz, c5z = bzy - bxw, c6z = bxx
+                gw.replace(with: (gw + c6w * f6) + (c4w * f4 + c5w * f5), where: magValid)
+                gx.replace(with: (gx + c6x * f6) + (c4x * f4 + c5x * f5), where: magValid)
+                gy.replace(with: (gy + c6y * f6) + (c4y * f4 + c5y * f5), where: magValid)
+                gz.replace(with: (gz + c6z * f6) + (c4z * f4 + c5z * f5), where: magValid)
+            }
+        }
+        let g2 = (gw * gw + gx * gx) + (gy * gy + gz * gz)
+        let corrects = accValid .& isNormal(g2)
+        let zero = Lanes()
+        gw.replace(with: zero, where: .!corrects)
+        gx.replace(with: zero, where: .!corrects)
+        gy.replace(with: zero, where: .!corrects)
+        gz.replace(with: zero, where: .!corrects)
+        let betaDt = settings.beta * dt
+        let stepScale = zero.replacing(with: ((n2 * (betaDt * betaDt)) / g2).squareRoot(), where: corrects)
+        var rx = gyx - s.bx, ry = gyy - s.by, rz = gyz - s.bz
+        if settings.zeta > 0 {
+            let ex = ((w * gx - x * gw) - y * gz) + z * gy
+            let ey = ((w * gy + x * gz) - y * gw) - z * gx
+            let ez = ((w * gz - x * gy) + y * gx) - z * gw
+            let k = 2 * settings.zeta * dt * (inv / g2).squareRoot()
+            let update = corrects .& live
+            s.bx.replace(with: s.bx + ex * k, where: update)
+            s.by.replace(with: s.by + ey * k, where: update)
+            s.bz.replace(with: s.bz + ez * k, where: update)
+            rx = gyx - s.bx
+            ry = gyy - s.by
+            rz = gyz - s.bz
+        }
+        let h = dt / 2
+        rx *= h
+        ry *= h
+        rz *= h
+        let pw = w - ((x * rx + y * ry) + z * rz)
+        let px = x + ((w * rx + y * rz) - z * ry)
+        let py = y + ((w * ry - x * rz) + z * rx)
+        let pz = z + ((w * rz + x * ry) - y * rx)
+        s.w.replace(with: pw - gw * stepScale, where: live)
+        s.x.replace(with: px - gx * stepScale, where: live)
+        s.y.replace(with: py - gy * stepScale, where: live)
+        s.z.replace(with: pz - gz * stepScale, where: live)
+    }
+}

@@ -1,0 +1,121 @@
+/// Samples of many independent sensor streams, laid out for ``MadgwickStreams``: structure of
+/// arrays, one SIMD vector per channel for each group of `Lanes.scalarCount` streams and each step.
+///
+/// Step `t` of stream `s` holds the gyroscope (rad/s), accelerometer (specific force, any unit),
+/// optionally the magnetometer (any unit) and `dt`, the seconds since the stream's previous step.
+/// Streams may have different lengths: stream `s` has ``lengths``[s] steps, and the engine leaves a
+/// stream untouched after its last step. Unset samples are zero, so a step that is never set is a
+/// step with `dt = 0`, which a filter holds (and a zero accelerometer, which it skips).
+///
+/// The memory is `stepCount × channels × ⌈streamCount / lanes⌉` vectors, filled in place: nothing is
+/// allocated per sample, neither here nor in the engine.
+@frozen
+public struct MultiStreamSamples<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionScalar, Lanes: Sendable {
+    public typealias Scalar = Lanes.Scalar
+
+    /// The number of streams.
+    public let streamCount: Int
+    /// The number of steps of the longest stream.
+    public let stepCount: Int
+    /// Whether the samples carry a magnetometer channel (9D); without one every step is 6D.
+    public let hasMagnetometer: Bool
+    /// The number of steps of each stream (at most ``stepCount``).
+    public private(set) var lengths: [Int]
+    /// Groups of `Lanes.scalarCount` streams: `⌈streamCount / lanes⌉`.
+    public let groupCount: Int
+    /// Channels per step and group: gx, gy, gz, ax, ay, az, dt and, with a magnetometer, mx, my, mz.
+    @usableFromInline let channelCount: Int
+    /// `[step][channel][group]`.
+    @usableFromInline var storage: [Lanes]
+
+    /// Zeroed samples for `streamCount` streams of `stepCount` steps each (shorten streams with
+    /// ``setLength(_:ofStream:)``).
+    ///
+    /// - Precondition: `streamCount ≥ 1`, `stepCount ≥ 0`.
+    public init(streamCount: Int, stepCount: Int, hasMagnetometer: Bool) {
+        precondition(streamCount >= 1 && stepCount >= 0, "need at least one stream and no negative length")
+        self.streamCount = streamCount
+        self.stepCount = stepCount
+        self.hasMagnetometer = hasMagnetometer
+        lengths = Array(repeating: stepCount, count: streamCount)
+        groupCount = (streamCount + Lanes.scalarCount - 1) / Lanes.scalarCount
+        channelCount = hasMagnetometer ? 10 : 7
+        storage = Array(repeating: Lanes(), count: stepCount * channelCount * groupCount)
+    }
+
+    /// Samples from recordings, one stream each: `dt` is the difference of consecutive timestamps
+    /// (0 for the first sample, which initializes a filter). The magnetometer channel is present
+    /// when every recording has one.
+    ///
+    /// - Precondition: at least one recording.
+    public init(recordings: [IMURecording]) {
+        precondition(!recordings.isEmpty, "need at least one recording")
+        let steps = recordings.map(\.count).max() ?? 0
+        let magnetic = recordings.allSatisfy { $0.magnetometer != nil }
+        self.init(streamCount: recordings.count, stepCount: steps, hasMagnetometer: magnetic)
+        for (s, recording) in recordings.enumerated() {
+            lengths[s] = recording.count
+            for t in 0..<recording.count {
+                let dt = t == 0 ? 0 : recording.timestamps[t] - recording.timestamps[t - 1]
+                set(
+                    stream: s, step: t, gyroscope: SIMD3(recording.gyroscope[t]),
+                    accelerometer: SIMD3(recording.accelerometer[t]),
+                    magnetometer: magnetic ? recording.magnetometer.map { SIMD3($0[t]) } : nil,
+                    dt: Scalar(dt))
+            }
+        }
+    }
+
+    @inlinable
+    func index(step: Int, channel: Int, group: Int) -> Int {
+        (step * channelCount + channel) * groupCount + group
+    }
+
+    /// Sets one sample. A `nil` magnetometer in samples that have the channel is stored as zero: a 6D
+    /// step for that stream.
+    ///
+    /// - Precondition: `stream` and `step` in range.
+    @inlinable
+    public mutating func set(
+        stream: Int, step: Int, gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>,
+        magnetometer: SIMD3<Scalar>?, dt: Scalar
+    ) {
+        precondition(stream >= 0 && stream < streamCount && step >= 0 && step < stepCount, "sample out of range")
+        let group = stream / Lanes.scalarCount, lane = stream % Lanes.scalarCount
+        let base = index(step: step, channel: 0, group: group)
+        storage[base][lane] = gyroscope.x
+        storage[base + groupCount][lane] = gyroscope.y
+        storage[base + 2 * groupCount][lane] = gyroscope.z
+        storage[base + 3 * groupCount][lane] = accelerometer.x
+        storage[base + 4 * groupCount][lane] = accelerometer.y
+        storage[base + 5 * groupCount][lane] = accelerometer.z
+        storage[base + 6 * groupCount][lane] = dt
+        if hasMagnetometer {
+            let m = magnetometer ?? .zero
+            storage[base + 7 * groupCount][lane] = m.x
+            storage[base + 8 * groupCount][lane] = m.y
+            storage[base + 9 * groupCount][lane] = m.z
+        }
+    }
+
+    /// Sets the number of steps of one stream (at most ``stepCount``); the engine leaves the stream
+    /// untouched from that step on.
+    public mutating func setLength(_ length: Int, ofStream stream: Int) {
+        precondition(stream >= 0 && stream < streamCount, "stream out of range")
+        precondition(length >= 0 && length <= stepCount, "length out of range")
+        lengths[stream] = length
+    }
+
+    /// The sample of one stream at one step, as stored.
+    public func sample(stream: Int, step: Int) -> (
+        gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?, dt: Scalar
+    ) {
+        precondition(stream >= 0 && stream < streamCount && step >= 0 && step < stepCount, "sample out of range")
+        let group = stream / Lanes.scalarCount, lane = stream % Lanes.scalarCount
+        func value(_ channel: Int) -> Scalar { storage[index(step: step, channel: channel, group: group)][lane] }
+        return (
+            SIMD3(value(0), value(1), value(2)), SIMD3(value(3), value(4), value(5)),
+            hasMagnetometer ? SIMD3(value(7), value(8), value(9)) : nil, value(6)
+        )
+    }
+}

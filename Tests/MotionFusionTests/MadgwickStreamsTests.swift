@@ -1,0 +1,159 @@
+import MotionFusion
+import Testing
+
+/// The many-stream engine against the scalar filter it vectorizes: every lane must follow
+/// `MadgwickFilter` fed the same samples, including streams of different lengths, bad samples,
+/// delayed initialization, chunked processing and the concurrent path.
+struct MadgwickStreamsTests {
+    /// Synthetic recordings of different lengths and seeds, with bad samples planted: a stream that
+    /// starts with unusable accelerometer readings, NaN and infinite gyroscope samples, zero and NaN
+    /// accelerometers and magnetometers, repeated and backward timestamps and a time jump.
+    static func recordings(count: Int, magnetometer: Bool) -> [IMURecording] {
+        (0..<count).map { s in
+            var settings = SyntheticMotion.Settings()
+            settings.duration = Double(20 + (s * 7) % 23)  // 20 to 42 s: different lengths
+            settings.seed = UInt64(100 + s)
+            settings.angularRate = 1 + Double(s % 5) * 0.5
+            var recording = SyntheticMotion.generate(settings)
+            if !magnetometer { recording.magnetometer = nil }
+            let n = recording.count
+            if s % 3 == 0 {
+                for i in 0..<(5 + s % 4) { recording.accelerometer[i] = .zero }  // late initialization
+            }
+            if s % 4 == 1 {
+                recording.gyroscope[n / 3] = SIMD3(.nan, 0, 0)
+                recording.gyroscope[n / 3 + 1] = SIMD3(0, .infinity, 0)
+                recording.accelerometer[n / 2] = .zero
+                recording.accelerometer[n / 2 + 1] = SIMD3(.nan, 1, 9)
+                recording.magnetometer?[n / 4] = .zero
+                recording.magnetometer?[n / 4 + 1] = SIMD3(.nan, 0, 0)
+            }
+            if s % 5 == 2 {
+                recording.timestamps[n / 2] = recording.timestamps[n / 2 - 1]  // repeated
+                recording.timestamps[n / 2 + 1] = recording.timestamps[n / 2 - 1] - 0.5  // backward
+                for i in (n * 3 / 4)..<n { recording.timestamps[i] += 3600 }  // a one-hour jump
+            }
+            return recording
+        }
+    }
+
+    /// Runs the engine (in two chunks, to check that state carries over) and the scalar filter on
+    /// the same stored samples; returns the largest component difference of the final attitudes and
+    /// biases, and of the attitudes after the first chunk.
+    static func largestDifference<Lanes: SIMD>(
+        _: Lanes.Type, streams: Int, magnetometer: Bool, zeta: Lanes.Scalar
+    ) -> Lanes.Scalar where Lanes.Scalar: FusionScalar, Lanes: Sendable {
+        let recordings = recordings(count: streams, magnetometer: magnetometer)
+        let samples = MultiStreamSamples<Lanes>(recordings: recordings)
+        // The first 1,000 steps as one block, the rest as another.
+        let cut = 1000
+        var first = MultiStreamSamples<Lanes>(streamCount: streams, stepCount: cut, hasMagnetometer: samples.hasMagnetometer)
+        var second = MultiStreamSamples<Lanes>(
+            streamCount: streams, stepCount: samples.stepCount - cut, hasMagnetometer: samples.hasMagnetometer)
+        for s in 0..<streams {
+            let length = samples.lengths[s]
+            first.setLength(min(length, cut), ofStream: s)
+            second.setLength(max(0, length - cut), ofStream: s)
+            for t in 0..<length {
+                let x = samples.sample(stream: s, step: t)
+                if t < cut {
+                    first.set(stream: s, step: t, gyroscope: x.gyroscope, accelerometer: x.accelerometer, magnetometer: x.magnetometer, dt: x.dt)
+                } else {
+                    second.set(stream: s, step: t - cut, gyroscope: x.gyroscope, accelerometer: x.accelerometer, magnetometer: x.magnetometer, dt: x.dt)
+                }
+            }
+        }
+        let settings = MadgwickFilter<Lanes.Scalar>.Settings(beta: 0.1, zeta: zeta)
+        var engine = MadgwickStreams<Lanes>(streamCount: streams, settings: settings)
+        engine.process(first)
+        let afterFirst = (0..<streams).map { engine.quaternion(stream: $0) }
+        engine.process(second)
+
+        var largest: Lanes.Scalar = 0
+        for s in 0..<streams {
+            var filter = MadgwickFilter<Lanes.Scalar>(settings: settings)
+            for t in 0..<samples.lengths[s] {
+                let x = samples.sample(stream: s, step: t)
+                filter.update(gyroscope: x.gyroscope, accelerometer: x.accelerometer, magnetometer: x.magnetometer, dt: x.dt)
+                if t == min(samples.lengths[s], cut) - 1 {
+                    largest = max(largest, difference(filter.quaternion.components, afterFirst[s].components))
+                }
+            }
+            let q = engine.quaternion(stream: s).components, r = filter.quaternion.components
+            #expect(engine.isInitialized(stream: s) == filter.isInitialized)
+            #expect(q.isFinite)
+            let b = engine.gyroscopeBias(stream: s), c = filter.gyroscopeBias
+            largest = max(largest, difference(q, r), difference(SIMD4(b, 0), SIMD4(c, 0)))
+            // The handed-over scalar filter continues from the same state.
+            var handed = engine.filter(stream: s)
+            var own = filter
+            let x = samples.sample(stream: s, step: samples.lengths[s] - 1)
+            handed.update(gyroscope: x.gyroscope, accelerometer: x.accelerometer, magnetometer: x.magnetometer, dt: 0.01)
+            own.update(gyroscope: x.gyroscope, accelerometer: x.accelerometer, magnetometer: x.magnetometer, dt: 0.01)
+            largest = max(largest, difference(handed.quaternion.components, own.quaternion.components))
+        }
+        return largest
+    }
+
+    @Test(arguments: [false, true])
+    func floatLanesMatchTheScalarFilter(magnetometer: Bool) {
+        let d8 = Self.largestDifference(SIMD8<Float>.self, streams: 21, magnetometer: magnetometer, zeta: 0.01)
+        let d16 = Self.largestDifference(SIMD16<Float>.self, streams: 37, magnetometer: magnetometer, zeta: 0)
+        #expect(d8 <= 1e-6, "SIMD8<Float>: \(d8)")
+        #expect(d16 <= 1e-6, "SIMD16<Float>: \(d16)")
+    }
+
+    @Test(arguments: [false, true])
+    func doubleLanesMatchTheScalarFilter(magnetometer: Bool) {
+        let d4 = Self.largestDifference(SIMD4<Double>.self, streams: 11, magnetometer: magnetometer, zeta: 0)
+        let d8 = Self.largestDifference(SIMD8<Double>.self, streams: 19, magnetometer: magnetometer, zeta: 0.01)
+        #expect(d4 <= 1e-12, "SIMD4<Double>: \(d4)")
+        #expect(d8 <= 1e-12, "SIMD8<Double>: \(d8)")
+    }
+
+    @Test func concurrentProcessingEqualsSerial() async {
+        let recordings = Self.recordings(count: 40, magnetometer: true)
+        let samples = MultiStreamSamples<SIMD8<Float>>(recordings: recordings)
+        var serial = MadgwickStreams<SIMD8<Float>>(streamCount: 40)
+        serial.process(samples)
+        for tasks in [2, 3, 8] {
+            var concurrent = MadgwickStreams<SIMD8<Float>>(streamCount: 40)
+            await concurrent.process(samples, taskCount: tasks)
+            for s in 0..<40 {
+                #expect(concurrent.quaternion(stream: s) == serial.quaternion(stream: s), "stream \(s), \(tasks) tasks")
+            }
+        }
+    }
+
+    @Test func streamsEndWhereTheirLengthSays() {
+        var samples = MultiStreamSamples<SIMD4<Double>>(streamCount: 2, stepCount: 3, hasMagnetometer: false)
+        for s in 0..<2 {
+            for t in 0..<3 {
+                samples.set(stream: s, step: t, gyroscope: SIMD3(0, 0, 1), accelerometer: SIMD3(0, 0, 9.81), magnetometer: nil, dt: 0.5)
+            }
+        }
+        samples.setLength(2, ofStream: 1)  // initialization and one step of 0.5 s
+        var engine = MadgwickStreams<SIMD4<Double>>(streamCount: 2, settings: .init(frame: .nwu))
+        engine.process(samples)
+        // Level, turning about z: the gradient is zero and each first-order step q ← normalize(q + ½ q ⊗ ω Δt)
+        // turns by exactly 2 atan(ω Δt / 2). Stream 0 takes two steps, stream 1 one.
+        let yaw0 = 2 * Double.atan2(y: engine.quaternion(stream: 0).z, x: engine.quaternion(stream: 0).w)
+        let yaw1 = 2 * Double.atan2(y: engine.quaternion(stream: 1).z, x: engine.quaternion(stream: 1).w)
+        #expect(abs(yaw0 - 4 * Double.atan(0.25)) < 1e-12)
+        #expect(abs(yaw1 - 2 * Double.atan(0.25)) < 1e-12)
+    }
+}
+
+/// The largest absolute component difference (NaN anywhere gives infinity).
+private func difference<S: FusionScalar>(_ a: SIMD4<S>, _ b: SIMD4<S>) -> S {
+    var largest: S = 0
+    for i in 0..<4 {
+        let d = abs(a[i] - b[i])
+        largest = d.isNaN ? .infinity : max(largest, d)
+    }
+    return largest
+}
+
+extension SIMD4 where Scalar: FloatingPoint {
+    fileprivate var isFinite: Bool { indices.allSatisfy { self[$0].isFinite } }
+}
