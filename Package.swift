@@ -20,11 +20,14 @@ let package = Package(
             pkgConfig: "lapacke",
             providers: [.apt(["liblapacke-dev", "libblas-dev"])]
         ),
+        // Header-only vector square roots for the many-stream engine (the standard library has none).
+        .target(name: "CVectorMath"),
         .target(
             name: "MotionFusion",
             dependencies: [
                 .product(name: "RealModule", package: "swift-numerics"),
                 "CLAPACK",
+                "CVectorMath",
             ]
         ),
         .executableTarget(

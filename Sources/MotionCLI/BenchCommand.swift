@@ -3,7 +3,7 @@ import Foundation
 import MotionFusion
 
 /// `motion bench`: times each filter's update loop on samples held in memory (no parsing, no
-/// output), single stream, and prints nanoseconds per sample.
+/// output), single stream and many streams, and prints nanoseconds per sample.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -12,9 +12,15 @@ struct BenchCommand: ParsableCommand {
             The samples come from --input (a CSV in the `motion fuse` format) or, by default, from a \
             seeded synthetic 100 Hz recording. Each case runs the bare filter update loop (dt from \
             the timestamps, computed beforehand) from a fresh filter over the whole recording, \
-            repeated until --min-time has passed; the best of --repeats such runs is reported. \
+            repeated until --min-time has passed; the best of --repeats such runs is reported.
+
+            Stream counts above 1 time the many-stream engine (MadgwickStreams; Madgwick only): N \
+            streams, each the recording started at a different sample, in blocks of --block-steps \
+            steps that stay in cache, SIMD16<Float> or SIMD8<Double> lanes, on --tasks concurrent \
+            tasks (one per core is best). The time is wall time divided by all streams' samples.
+
             With --json the result is a JSON array of objects \
-            {"filter": …, "scalar": "Float"|"Double", "mode": "6D"|"9D", "streams": 1, "nsPerSample": …}.
+            {"filter": …, "scalar": "Float"|"Double", "mode": "6D"|"9D", "streams": N, "nsPerSample": …}.
             """)
 
     @Option(help: "A CSV recording in the `motion fuse` input format (default: synthetic, 100 Hz).")
@@ -32,12 +38,33 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Runs per case; the fastest counts.")
     var repeats: Int = 5
 
+    @Option(help: "Stream counts (repeatable; default 1 and 256). Counts above 1 use the many-stream engine.")
+    var streams: [Int] = []
+
+    @Option(help: "Many streams: steps per block of samples.")
+    var blockSteps: Int = 64
+
+    @Option(help: "Many streams: concurrent tasks (cores) to spread the streams over.")
+    var tasks: Int = 1
+
+    @Option(help: "Many streams: Float lanes per vector (4, 8 or 16).")
+    var floatLanes: Int = 16
+
+    @Option(help: "Many streams: Double lanes per vector (2, 4 or 8).")
+    var doubleLanes: Int = 8
+
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
     func validate() throws {
         guard minTime > 0, minTime.isFinite, repeats >= 1, duration > 0, duration.isFinite else {
             throw ValidationError("--min-time and --duration must be positive, --repeats at least 1")
+        }
+        guard streams.allSatisfy({ $0 >= 1 }), blockSteps >= 1, tasks >= 1 else {
+            throw ValidationError("--streams, --block-steps and --tasks must be at least 1")
+        }
+        guard [4, 8, 16].contains(floatLanes), [2, 4, 8].contains(doubleLanes) else {
+            throw ValidationError("--float-lanes must be 4, 8 or 16 and --double-lanes 2, 4 or 8")
         }
     }
 
@@ -52,30 +79,88 @@ struct BenchCommand: ParsableCommand {
         }
         guard recording.count > 1 else { throw ValidationError("the recording has fewer than two samples") }
         let filters = filter.isEmpty ? FilterName.allCases : filter
-        var rows: [(filter: String, scalar: String, mode: String, ns: Double)] = []
+        let counts = streams.isEmpty ? [1, 256] : streams
+        var rows: [(filter: String, scalar: String, mode: String, streams: Int, ns: Double)] = []
         for name in filters {
-            for nineD in [false, true] where !nineD || recording.magnetometer != nil {
-                rows.append((name.rawValue, "Float", nineD ? "9D" : "6D", measure(name, Float.self, recording, nineD)))
-                rows.append((name.rawValue, "Double", nineD ? "9D" : "6D", measure(name, Double.self, recording, nineD)))
+            for count in counts where count == 1 || name == .madgwick {
+                for nineD in [false, true] where !nineD || recording.magnetometer != nil {
+                    let mode = nineD ? "9D" : "6D"
+                    if count == 1 {
+                        rows.append((name.rawValue, "Float", mode, 1, measure(name, Float.self, recording, nineD)))
+                        rows.append((name.rawValue, "Double", mode, 1, measure(name, Double.self, recording, nineD)))
+                    } else {
+                        let float: Double =
+                            switch floatLanes {
+                            case 4: measureMany(SIMD4<Float>.self, recording, nineD, count)
+                            case 8: measureMany(SIMD8<Float>.self, recording, nineD, count)
+                            default: measureMany(SIMD16<Float>.self, recording, nineD, count)
+                            }
+                        let double: Double =
+                            switch doubleLanes {
+                            case 2: measureMany(SIMD2<Double>.self, recording, nineD, count)
+                            case 4: measureMany(SIMD4<Double>.self, recording, nineD, count)
+                            default: measureMany(SIMD8<Double>.self, recording, nineD, count)
+                            }
+                        rows.append((name.rawValue, "Float", mode, count, float))
+                        rows.append((name.rawValue, "Double", mode, count, double))
+                    }
+                }
             }
         }
         if json {
             let objects = rows.map { row in
-                "{\"filter\": \"\(row.filter)\", \"scalar\": \"\(row.scalar)\", \"mode\": \"\(row.mode)\", \"streams\": 1, \"nsPerSample\": \(String(format: "%.3f", row.ns))}"
+                "{\"filter\": \"\(row.filter)\", \"scalar\": \"\(row.scalar)\", \"mode\": \"\(row.mode)\", \"streams\": \(row.streams), \"nsPerSample\": \(String(format: "%.3f", row.ns))}"
             }
             print("[\n  " + objects.joined(separator: ",\n  ") + "\n]")
         } else {
             let rate = Double(recording.count - 1) / (recording.timestamps.last! - recording.timestamps.first!)
-            print("\(recording.count) samples at \(String(format: "%.1f", rate)) Hz, single stream, ns per sample (best of \(repeats))")
-            print("filter          scalar  mode  ns/sample")
+            print("\(recording.count) samples at \(String(format: "%.1f", rate)) Hz, ns per sample (best of \(repeats)); many streams on \(tasks) task(s)")
+            print("filter          scalar  mode  streams  ns/sample  M samples/s")
             for row in rows {
                 print(
                     row.filter.padding(toLength: 16, withPad: " ", startingAt: 0)
                         + row.scalar.padding(toLength: 8, withPad: " ", startingAt: 0)
                         + row.mode.padding(toLength: 6, withPad: " ", startingAt: 0)
-                        + String(format: "%9.1f", row.ns))
+                        + String(format: "%7d", row.streams)
+                        + String(format: "%11.2f", row.ns)
+                        + String(format: "%13.1f", 1e3 / row.ns))
             }
         }
+    }
+
+    /// The best ns per sample of the many-stream engine: `count` streams, each the recording
+    /// started at a different sample, in cache-sized blocks of `blockSteps` steps processed over and
+    /// over (the state carries on, as in a long run).
+    func measureMany<Lanes: FusionLanes>(_: Lanes.Type, _ recording: IMURecording, _ nineD: Bool, _ count: Int) -> Double {
+        typealias S = Lanes.Scalar
+        let n = recording.count
+        var samples = MultiStreamSamples<Lanes>(streamCount: count, stepCount: blockSteps, hasMagnetometer: nineD)
+        for s in 0..<count {
+            for t in 0..<blockSteps {
+                let i = (1 + t + s * 7919) % (n - 1) + 1
+                samples.set(
+                    stream: s, step: t, gyroscope: SIMD3<S>(recording.gyroscope[i]),
+                    accelerometer: SIMD3<S>(recording.accelerometer[i]),
+                    magnetometer: nineD ? recording.magnetometer.map { SIMD3<S>($0[i]) } : nil,
+                    dt: S(recording.timestamps[i] - recording.timestamps[i - 1]))
+            }
+        }
+        let engine = EngineBox(MadgwickStreams<Lanes>(streamCount: count))
+        engine.run(samples, tasks: tasks)  // initializes every stream
+        var best = Double.infinity
+        for _ in 0..<repeats {
+            var blocks = 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            var elapsed: UInt64 = 0
+            repeat {
+                engine.run(samples, tasks: tasks)
+                blocks += 1
+                elapsed = DispatchTime.now().uptimeNanoseconds - start
+            } while Double(elapsed) < minTime * 1e9
+            best = min(best, Double(elapsed) / Double(blocks * count * blockSteps))
+        }
+        if engine.engine.quaternion(stream: 0).w.isNaN { print("", terminator: "") }  // keeps the result alive
+        return best
     }
 
     func measure<S: FusionScalar>(_ name: FilterName, _: S.Type, _ recording: IMURecording, _ nineD: Bool) -> Double {
@@ -121,5 +206,27 @@ struct BenchCommand: ParsableCommand {
         }
         if sink.isNaN { print("", terminator: "") }  // keeps the loop's result alive
         return best
+    }
+}
+
+/// Holds the many-stream engine for the benchmark and runs it on one or several tasks.
+final class EngineBox<Lanes: FusionLanes>: @unchecked Sendable {
+    // @unchecked: `engine` is only touched by `run`, which returns after its task has finished
+    // (the semaphore orders the task's writes before the caller's next access).
+    var engine: MadgwickStreams<Lanes>
+
+    init(_ engine: MadgwickStreams<Lanes>) { self.engine = engine }
+
+    func run(_ samples: MultiStreamSamples<Lanes>, tasks: Int) {
+        if tasks == 1 {
+            engine.process(samples)
+            return
+        }
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await self.engine.process(samples, taskCount: tasks)
+            done.signal()
+        }
+        done.wait()
     }
 }

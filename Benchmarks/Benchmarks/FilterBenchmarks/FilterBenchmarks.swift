@@ -20,7 +20,8 @@
 // - batch: `FusionStream.process(timestamps:…into:)` over contiguous buffers into a preallocated
 //   output buffer;
 // - streamRestBias (Madgwick only): `stream` with a `GyroscopeBiasEstimator` in front.
-// Also `GyroscopeBiasEstimator.update.Scalar` alone, and `Baseline.handWrittenMadgwick{6D,9D}.Double`:
+// Also `MadgwickStreams.{6D,9D}.lanesN.Scalar`: the many-stream engine (see
+// `registerManyStreamBenchmark`), `GyroscopeBiasEstimator.update.Scalar` alone, and `Baseline.handWrittenMadgwick{6D,9D}.Double`:
 // the Madgwick step written out concretely in this module, to compare with `Madgwick.*.filter.Double`.
 
 import Benchmark
@@ -42,6 +43,12 @@ let benchmarks: @Sendable () -> Void = {
     registerBiasEstimatorBenchmark(Float.self, suffix: "Float")
     registerBiasEstimatorBenchmark(Double.self, suffix: "Double")
     registerSameModuleBaselines()
+    registerManyStreamBenchmark(SIMD4<Float>.self, suffix: "Float")
+    registerManyStreamBenchmark(SIMD8<Float>.self, suffix: "Float")
+    registerManyStreamBenchmark(SIMD16<Float>.self, suffix: "Float")
+    registerManyStreamBenchmark(SIMD2<Double>.self, suffix: "Double")
+    registerManyStreamBenchmark(SIMD4<Double>.self, suffix: "Double")
+    registerManyStreamBenchmark(SIMD8<Double>.self, suffix: "Double")
 }
 
 /// Samples in the recording: 100 s at 100 Hz.
@@ -469,6 +476,54 @@ func registerSameModuleBaselines() {
             }
         } setup: {
             FilterState(prototype: MadgwickFilter<Double>(), seed: 100)
+        }
+    }
+}
+
+// MARK: - Many streams
+
+/// Streams and steps per block of the many-stream benchmarks: 160 × 125 = 20,000 samples per block
+/// (fits in L2 for Float and Double, 6D and 9D), 50 blocks per 10⁶-sample iteration.
+let manyStreamCount = 160
+let manyStreamSteps = 125
+
+/// The many-stream engine's state for a benchmark: the block of samples (stream s is the recording
+/// started at sample 61 s) and the engine, initialized by one pass.
+final class ManyStreamState<Lanes: FusionLanes> {
+    let samples: MultiStreamSamples<Lanes>
+    var engine: MadgwickStreams<Lanes>
+
+    init(nineD: Bool, seed: UInt64) {
+        let recording = Recording<Lanes.Scalar>(count: sampleCount, seed: seed)
+        var samples = MultiStreamSamples<Lanes>(
+            streamCount: manyStreamCount, stepCount: manyStreamSteps, hasMagnetometer: nineD)
+        for s in 0..<manyStreamCount {
+            for t in 0..<manyStreamSteps {
+                let i = 1 + (t + 61 * s) % (recording.count - 1)
+                samples.set(
+                    stream: s, step: t, gyroscope: recording.gyroscope[i],
+                    accelerometer: recording.accelerometer[i],
+                    magnetometer: nineD ? recording.magnetometer[i] : nil, dt: recording.periods[i])
+            }
+        }
+        self.samples = samples
+        engine = MadgwickStreams<Lanes>(streamCount: manyStreamCount)
+        engine.process(samples)
+    }
+}
+
+/// `MadgwickStreams.{6D,9D}.lanesN.Scalar`: the many-stream engine on one core, 160 streams,
+/// blocks of 125 steps processed over and over (the state carries on, as in a long run).
+func registerManyStreamBenchmark<Lanes: FusionLanes>(_: Lanes.Type, suffix: String) {
+    for nineD in [false, true] {
+        Benchmark("MadgwickStreams.\(nineD ? "9D" : "6D").lanes\(Lanes.scalarCount).\(suffix)") {
+            (benchmark: Benchmark, state: ManyStreamState<Lanes>) in
+            for _ in 0..<passes(benchmark, samples: manyStreamCount * manyStreamSteps) {
+                state.engine.process(state.samples)
+            }
+            blackHole(state.engine.quaternion(stream: 0))
+        } setup: {
+            ManyStreamState<Lanes>(nineD: nineD, seed: 100)
         }
     }
 }

@@ -22,7 +22,7 @@
 /// let attitude = engine.quaternion(stream: 0)
 /// ```
 @frozen
-public struct MadgwickStreams<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionScalar, Lanes: Sendable {
+public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
     public typealias Scalar = Lanes.Scalar
     @usableFromInline typealias Mask = SIMDMask<Lanes.MaskStorage>
 
@@ -174,12 +174,25 @@ public struct MadgwickStreams<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionS
             baseMask[s / lanes][s % lanes] = false
         }
         let settings = self.settings
-        let magnetic = samples.hasMagnetometer
+        let nineD = samples.hasMagnetometer
+        let stepCount = samples.stepCount
         samples.storage.withUnsafeBufferPointer { input in
             self.groups.withUnsafeMutableBufferPointer { state in
-                for t in 0..<samples.stepCount {
-                    let base = t * channels * groupCount
+                guard let input = input.baseAddress, let state = state.baseAddress else { return }
+                for t in 0..<stepCount {
+                    let step = input + t &* channels &* groupCount
                     for g in range where t < longest[g] {
+                        // Channel c of this group at this step is step[c * groupCount + g].
+                        let sample = step + g
+                        if t < shortest[g] && state[g].allInitialized {
+                            // The fast path: every stream of the group active and initialized.
+                            if nineD {
+                                Self.step(&state[g], active: nil, sample, stride: groupCount, nineD: true, settings: settings)
+                            } else {
+                                Self.step(&state[g], active: nil, sample, stride: groupCount, nineD: false, settings: settings)
+                            }
+                            continue
+                        }
                         var active = baseMask[g]
                         if t >= shortest[g] {
                             for l in 0..<lanes {
@@ -187,24 +200,10 @@ public struct MadgwickStreams<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionS
                                 active[l] = s < samples.streamCount && t < samples.lengths[s]
                             }
                         }
-                        let gyroscope = (input[base + g], input[base + groupCount + g], input[base + 2 * groupCount + g])
-                        let accelerometer = (
-                            input[base + 3 * groupCount + g], input[base + 4 * groupCount + g],
-                            input[base + 5 * groupCount + g]
-                        )
-                        let dt = input[base + 6 * groupCount + g]
-                        let magnetometer =
-                            magnetic
-                            ? (input[base + 7 * groupCount + g], input[base + 8 * groupCount + g], input[base + 9 * groupCount + g])
-                            : (Lanes(), Lanes(), Lanes())
                         if !state[g].allInitialized {
-                            Self.initialize(
-                                &state[g], active: &active, accelerometer: accelerometer,
-                                magnetometer: magnetic ? magnetometer : nil)
+                            Self.initialize(&state[g], active: &active, sample, stride: groupCount, nineD: nineD)
                         }
-                        Self.step(
-                            &state[g], active: active, gyroscope: gyroscope, accelerometer: accelerometer,
-                            magnetometer: magnetic ? magnetometer : nil, dt: dt, settings: settings)
+                        Self.step(&state[g], active: active, sample, stride: groupCount, nineD: nineD, settings: settings)
                     }
                 }
             }
@@ -215,9 +214,10 @@ public struct MadgwickStreams<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionS
     /// update does) and removes them from `active` for this step.
     @inlinable
     static func initialize(
-        _ group: inout Group, active: inout Mask, accelerometer: (Lanes, Lanes, Lanes),
-        magnetometer: (Lanes, Lanes, Lanes)?
+        _ group: inout Group, active: inout Mask, _ sample: UnsafePointer<Lanes>, stride: Int, nineD: Bool
     ) {
+        let accelerometer = (sample[3 &* stride], sample[4 &* stride], sample[5 &* stride])
+        let magnetometer = nineD ? (sample[7 &* stride], sample[8 &* stride], sample[9 &* stride]) : nil
         var all = true
         for l in 0..<Lanes.scalarCount where group.initialized[l] == 0 {
             guard active[l] else {
@@ -242,23 +242,25 @@ public struct MadgwickStreams<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionS
 
     @inlinable @inline(__always)
     static func isNormal(_ v: Lanes) -> Mask {
-        (v .>= Lanes(repeating: .leastNormalMagnitude)) .& (v .<= Lanes(repeating: .greatestFiniteMagnitude))
+        Lanes.laneGreaterOrEqual(v, Lanes(repeating: .leastNormalMagnitude)) .& Lanes.laneLessOrEqual(v, Lanes(repeating: .greatestFiniteMagnitude))
     }
 
     /// One step of ``MadgwickFilter/update(gyroscope:accelerometer:magnetometer:dt:)`` in every
     /// active lane; the other lanes keep their state.
     @inlinable @inline(__always)
     static func step(
-        _ s: inout Group, active: Mask, gyroscope: (Lanes, Lanes, Lanes), accelerometer: (Lanes, Lanes, Lanes),
-        magnetometer: (Lanes, Lanes, Lanes)?, dt: Lanes, settings: MadgwickFilter<Scalar>.Settings
+        _ s: inout Group, active: Mask?, _ sample: UnsafePointer<Lanes>, stride: Int, nineD: Bool,
+        settings: MadgwickFilter<Scalar>.Settings
     ) {
-        let (gyx, gyy, gyz) = gyroscope
-        let finite = ((gyx * 0) .== 0) .& ((gyy * 0) .== 0) .& ((gyz * 0) .== 0)
-        let live = active .& (dt .> 0) .& (dt .<= Lanes(repeating: .greatestFiniteMagnitude)) .& finite
-        if !any(live) { return }
+        let gyx = sample[0], gyy = sample[stride], gyz = sample[2 &* stride]
+        let dt = sample[6 &* stride]
+        let zero = Lanes()
+        let finite = Lanes.laneEqual(gyx * 0, zero) .& Lanes.laneEqual(gyy * 0, zero) .& Lanes.laneEqual(gyz * 0, zero)
+        var live = Lanes.laneGreater(dt, zero) .& Lanes.laneLessOrEqual(dt, Lanes(repeating: .greatestFiniteMagnitude)) .& finite
+        if let active { live = live .& active }
 
         var n2 = (s.w * s.w + s.x * s.x) + (s.y * s.y + s.z * s.z)
-        let inRange = (n2 .> 0.25) .& (n2 .< 4)
+        let inRange = Lanes.laneGreater(n2, Lanes(repeating: 0.25)) .& Lanes.laneLess(n2, Lanes(repeating: 4))
         if any(live .& .!inRange) {
             for l in 0..<Lanes.scalarCount where live[l] && !inRange[l] {
                 let q = Quaternion(w: s.w[l], x: s.x[l], y: s.y[l], z: s.z[l]).normalized()
@@ -271,10 +273,10 @@ public struct MadgwickStreams<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionS
         }
         let w = s.w, x = s.x, y = s.y, z = s.z
         let inv = 1 / n2
-        let (ax0, ay0, az0) = accelerometer
+        let ax0 = sample[3 &* stride], ay0 = sample[4 &* stride], az0 = sample[5 &* stride]
         let a2 = (ax0 * ax0 + ay0 * ay0) + az0 * az0
         let accValid = isNormal(a2)
-        let ra = 1 / a2.squareRoot()
+        let ra = 1 / a2.laneSquareRoot()
         let ax = ax0 * ra, ay = ay0 * ra, az = az0 * ra
         let inv2 = 2 * inv
         let b1 = inv2 * (x * z - w * y)
@@ -286,18 +288,18 @@ public struct MadgwickStreams<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionS
         var gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
         var gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
         var gz = x2 * f1 + y2 * f2
-        if let magnetometer {
-            let (mx, my, mz) = magnetometer
+        if nineD {
+            let mx = sample[7 &* stride], my = sample[8 &* stride], mz = sample[9 &* stride]
             let m2 = (mx * mx + my * my) + mz * mz
             let magValid = accValid .& isNormal(m2)
-            if any(magValid) {
+            do {
                 let tx = y2 * mz - z2 * my
                 let ty = z2 * mx - x2 * mz
                 let tz = x2 * my - y2 * mx
                 let hx = n2 * mx + (w * tx + (y * tz - z * ty))
                 let hy = n2 * my + (w * ty + (z * tx - x * tz))
                 let hz = n2 * mz + (w * tz + (x * ty - y * tx))
-                let sx = (hx * hx + hy * hy).squareRoot()
+                let sx = (hx * hx + hy * hy).laneSquareRoot()
                 let bz = hz * inv
                 let a4 = 1 - inv2 * (y * y + z * z)
                 let a5 = inv2 * (x * y - w * z)
@@ -313,31 +315,30 @@ public struct MadgwickStreams<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionS
                 let c4x = bzz, c5x = bxy + bzw, c6x = bxz - 2 * bzx
                 let c4y = -2 * bxy - bzw, c5y = bxx + bzz, c6y = bxw - 2 * bzy
                 let c4z = bzx - 2 * bxz, c5z = bzy - bxw, c6z = bxx
-                gw.replace(with: (gw + c6w * f6) + (c4w * f4 + c5w * f5), where: magValid)
-                gx.replace(with: (gx + c6x * f6) + (c4x * f4 + c5x * f5), where: magValid)
-                gy.replace(with: (gy + c6y * f6) + (c4y * f4 + c5y * f5), where: magValid)
-                gz.replace(with: (gz + c6z * f6) + (c4z * f4 + c5z * f5), where: magValid)
+                gw = Lanes.select(magValid, (gw + c6w * f6) + (c4w * f4 + c5w * f5), gw)
+                gx = Lanes.select(magValid, (gx + c6x * f6) + (c4x * f4 + c5x * f5), gx)
+                gy = Lanes.select(magValid, (gy + c6y * f6) + (c4y * f4 + c5y * f5), gy)
+                gz = Lanes.select(magValid, (gz + c6z * f6) + (c4z * f4 + c5z * f5), gz)
             }
         }
         let g2 = (gw * gw + gx * gx) + (gy * gy + gz * gz)
         let corrects = accValid .& isNormal(g2)
-        let zero = Lanes()
-        gw.replace(with: zero, where: .!corrects)
-        gx.replace(with: zero, where: .!corrects)
-        gy.replace(with: zero, where: .!corrects)
-        gz.replace(with: zero, where: .!corrects)
+        gw = Lanes.select(corrects, gw, zero)
+        gx = Lanes.select(corrects, gx, zero)
+        gy = Lanes.select(corrects, gy, zero)
+        gz = Lanes.select(corrects, gz, zero)
         let betaDt = settings.beta * dt
-        let stepScale = zero.replacing(with: ((n2 * (betaDt * betaDt)) / g2).squareRoot(), where: corrects)
+        let stepScale = Lanes.select(corrects, ((n2 * (betaDt * betaDt)) / g2).laneSquareRoot(), zero)
         var rx = gyx - s.bx, ry = gyy - s.by, rz = gyz - s.bz
         if settings.zeta > 0 {
             let ex = ((w * gx - x * gw) - y * gz) + z * gy
             let ey = ((w * gy + x * gz) - y * gw) - z * gx
             let ez = ((w * gz - x * gy) + y * gx) - z * gw
-            let k = 2 * settings.zeta * dt * (inv / g2).squareRoot()
+            let k = 2 * settings.zeta * dt * (inv / g2).laneSquareRoot()
             let update = corrects .& live
-            s.bx.replace(with: s.bx + ex * k, where: update)
-            s.by.replace(with: s.by + ey * k, where: update)
-            s.bz.replace(with: s.bz + ez * k, where: update)
+            s.bx = Lanes.select(update, s.bx + ex * k, s.bx)
+            s.by = Lanes.select(update, s.by + ey * k, s.by)
+            s.bz = Lanes.select(update, s.bz + ez * k, s.bz)
             rx = gyx - s.bx
             ry = gyy - s.by
             rz = gyz - s.bz
@@ -350,9 +351,9 @@ public struct MadgwickStreams<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionS
         let px = x + ((w * rx + y * rz) - z * ry)
         let py = y + ((w * ry - x * rz) + z * rx)
         let pz = z + ((w * rz + x * ry) - y * rx)
-        s.w.replace(with: pw - gw * stepScale, where: live)
-        s.x.replace(with: px - gx * stepScale, where: live)
-        s.y.replace(with: py - gy * stepScale, where: live)
-        s.z.replace(with: pz - gz * stepScale, where: live)
+        s.w = Lanes.select(live, pw - gw * stepScale, s.w)
+        s.x = Lanes.select(live, px - gx * stepScale, s.x)
+        s.y = Lanes.select(live, py - gy * stepScale, s.y)
+        s.z = Lanes.select(live, pz - gz * stepScale, s.z)
     }
 }

@@ -10,7 +10,7 @@
 /// The memory is `stepCount × channels × ⌈streamCount / lanes⌉` vectors, filled in place: nothing is
 /// allocated per sample, neither here nor in the engine.
 @frozen
-public struct MultiStreamSamples<Lanes: SIMD>: Sendable where Lanes.Scalar: FusionScalar, Lanes: Sendable {
+public struct MultiStreamSamples<Lanes: FusionLanes>: Sendable {
     public typealias Scalar = Lanes.Scalar
 
     /// The number of streams.
