@@ -1,35 +1,70 @@
 #!/usr/bin/env python3
-"""Time MotionFusion's filters and VQF 2.1.2 on the same samples in one run; print ns per sample and
-the ratios.
+"""Time MotionFusion's filters next to the orientation filters on PyPI, on the same samples in one
+run; print ns per sample and the ratios.
 
 Run it through the wrapper ``scripts/compare_speed`` (it creates / reuses ``<repo>/.venv-compare``
-with pinned ``vqf`` and ``numpy``):
+with pinned ``vqf``, ``imufusion``, ``ahrs`` and ``numpy``):
 
     scripts/compare_speed [--input CSV] [--every N] [--motion PATH] [--repeats N]
+                          [--python-samples N] [--python-repeats N] [--markdown]
 
 Data: by default BROAD trial 01 (../shared/reference-data/broad, 285.7 Hz, 56,940 samples); --input
 takes any CSV in the `motion fuse` format (t, gx..gz rad/s, ax..az m/s², mx..mz µT). --every N keeps
-every N-th sample (N = 3 turns BROAD into 95 Hz).
+every N-th sample (N = 3 turns BROAD into 95 Hz). 9D is timed only when the file has mx, my, mz.
+Every case runs single stream from a fresh filter, on samples already in memory (converted once,
+outside the timer), with Python's garbage collector off; the fastest run counts. The Python-side
+cases run at least --repeats (VQF) or --python-repeats (imufusion, ahrs) times and, when that is
+quicker, again until 0.5 s of runs have been measured (at most 100 runs), so that fast cases get
+enough tries on a busy machine.
 
-What is timed, all single stream, Double, samples already in memory:
-- VQF: ``vqf.VQF(Ts).updateBatch(gyr, acc[, mag])`` and ``vqf.BasicVQF(Ts).updateBatch(...)``, the
-  C++ batch loops behind the Python binding (the arrays are converted once, outside the timer; the
-  time includes the binding's allocation of the output arrays, a few ns per sample). Best of
-  --repeats runs, each over the whole recording.
-- MotionFusion: ``motion bench --input SAME.csv --json`` (the bare update loop over arrays, best of
-  --repeats runs of at least 0.3 s), for every filter, Float and Double.
-The ratio column is VQF's time divided by ours (> 1: ours is faster).
+What is timed:
+- MotionFusion: ``motion bench --input SAME.csv --json --repeats N`` (the bare Swift update loop
+  over arrays, best of --repeats runs of at least 0.3 s each) for every filter it knows, Float and
+  Double, over the whole recording. Rows with "streams" > 1 (the many-stream engine) go to a
+  separate table; the comparisons use the single-stream rows only.
+- VQF 2.1.2: ``vqf.VQF(Ts).updateBatch(gyr, acc[, mag])`` and ``vqf.BasicVQF(Ts).updateBatch(...)``,
+  the C++ batch loops behind the Python binding, Double, over the whole recording (the time
+  includes the binding's allocation of its output arrays, a few ns per sample).
+- imufusion 1.3.3 (x-io Fusion, C, float32): ``imufusion.Ahrs`` with ``AhrsSettings(sample_rate =
+  1/Ts, gain 0.5, gyroscope_range 2000, acceleration_rejection 10, magnetic_rejection 10,
+  rejection_timeout 5)`` and ``settings.convention = CONVENTION_ENU`` set afterwards (the
+  constructor ignores ``convention``). imufusion has no batch API (only per-sample ``update*``
+  methods), so it is fed one call per sample from Python, as in its examples: ``for g, a in
+  zip(gyr, acc): ahrs.update_no_magnetometer(g, a)`` (6D) and ``ahrs.update(g, a, m)`` (9D), with
+  the gyroscope in deg/s and the accelerometer in g as the library expects (converted once, outside
+  the timer; magnetometer in µT; the sample period comes from the settings' sample_rate).
+- ahrs 0.4.0 (pure Python on numpy, float64): ``Madgwick(frequency=1/Ts)`` and
+  ``Mahony(frequency=1/Ts)`` through ``q = f.updateIMU(q, g, a)`` (6D) and ``q = f.updateMARG(q, g,
+  a, m)`` (9D) in a Python loop, the same calls the library's own batch constructor makes; and
+  ``Complementary(gyr=, acc=[, mag=], frequency=1/Ts)``, which has no per-sample method: its
+  constructor estimates roll/pitch(/yaw) from the accelerometer (and magnetometer) vectorised over the
+  arrays and then blends them with the integrated gyroscope in a Python loop (in 6D only roll and
+  pitch). SI units (ahrs normalises the accelerometer and magnetometer itself).
+- The Python loops dominate those times. So the script also times the same loops with the update
+  replaced by a C call that does nothing with its arguments (``itertools.chain(...)`` with the same
+  number of arguments, which only stores them) and reports, for the imufusion, Madgwick and Mahony
+  rows, both the raw time and the time minus that loop overhead ("minus loop overhead"). The
+  Python-loop peers run on the first --python-samples samples (default 20,000; tens of µs per
+  sample for ahrs); VQF and MotionFusion run on the whole recording.
+
+Ratios are the peer's time divided by ours (> 1: ours is faster): against the comparable filter of
+ours (inertial for VQF, BasicVQF and imufusion's AHRS; madgwick, mahony, complementary for ahrs's
+namesakes), Double, and against the default filter, inertial, Double. --markdown prints the same
+tables as Markdown (for the README).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import itertools
 import json
-import os
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +72,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_INPUT = "../shared/reference-data/broad/01_undisturbed_slow_rotation_A.csv"
 DEFAULT_MOTION = ".build/release/motion"
+GRAVITY = 9.80665  # m/s² per g, for imufusion's accelerometer in g
+MODES = ("6D", "9D")
 
 
 def fail(message: str) -> None:
@@ -47,13 +84,15 @@ def fail(message: str) -> None:
 def load(path: Path, every: int):
     with open(path) as f:
         header = f.readline().strip().split(",")
-    data = np.genfromtxt(path, delimiter=",", skip_header=1)
+    data = np.genfromtxt(path, delimiter=",", skip_header=1, ndmin=2)
     col = {name: i for i, name in enumerate(header)}
     missing = [c for c in ("t", "gx", "gy", "gz", "ax", "ay", "az") if c not in col]
     if missing:
         fail(f"{path}: missing columns {', '.join(missing)}")
     data = data[::every]
-    t = data[:, col["t"]]
+    if len(data) < 3:
+        fail(f"{path}: fewer than 3 samples (after --every {every})")
+    t = np.ascontiguousarray(data[:, col["t"]])
     gyr = np.ascontiguousarray(data[:, [col["gx"], col["gy"], col["gz"]]])
     acc = np.ascontiguousarray(data[:, [col["ax"], col["ay"], col["az"]]])
     mag = None
@@ -62,17 +101,363 @@ def load(path: Path, every: int):
     return t, gyr, acc, mag
 
 
+# ---------------------------------------------------------------------------------------------
+# Timing
+
+
+def best_of(repeats: int, run, min_total: float = 0.5, max_runs: int = 100) -> float:
+    """Best wall time of calls of run(), in s: at least `repeats` runs, and more (up to `max_runs`)
+    until `min_total` s have been measured, so that fast cases get enough tries on a busy machine.
+    run() prepares its own state (a fresh filter) and returns a callable that does the timed work;
+    the garbage collector is off while it runs (as in timeit)."""
+    best, total, runs = float("inf"), 0.0, 0
+    while runs < repeats or (total < min_total and runs < max_runs):
+        work = run()
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            work()
+            elapsed = time.perf_counter() - start
+        finally:
+            gc.enable()
+        best, total, runs = min(best, elapsed), total + elapsed, runs + 1
+    return best
+
+
+# The per-sample Python loops, one function per shape, so that a peer's update and the no-op
+# baseline run through the very same bytecode (apart from what the update itself does).
+
+def loop_2(update, a, b):
+    for x, y in zip(a, b):
+        update(x, y)
+
+
+def loop_3(update, a, b, c):
+    for x, y, z in zip(a, b, c):
+        update(x, y, z)
+
+
+def loop_q3(update, q, a, b):
+    for x, y in zip(a, b):
+        q = update(q, x, y)
+    return q
+
+
+def loop_q4(update, q, a, b, c):
+    for x, y, z in zip(a, b, c):
+        q = update(q, x, y, z)
+    return q
+
+
+# Baselines for the q-threaded loops: same bytecode count, but the result is not fed back (a chain
+# object fed back would make a 20,000-long linked list of them).
+
+def loop_q3_baseline(update, q, a, b):
+    for x, y in zip(a, b):
+        r = update(q, x, y)  # noqa: F841
+    return q
+
+
+def loop_q4_baseline(update, q, a, b, c):
+    for x, y, z in zip(a, b, c):
+        r = update(q, x, y, z)  # noqa: F841
+    return q
+
+
+NOOP = itertools.chain  # a C callable taking any number of arguments; it only stores them
+
+
+@dataclass
+class Method:
+    key: str          # e.g. "VQF", "imufusion", "ahrs-Madgwick", "ours-inertial-Double"
+    label: str
+    kind: str         # "peer", "overhead", "ours"
+    comparable: str | None = None   # our filter to compare with
+    samples: int = 0
+    ns: dict = field(default_factory=dict)       # mode -> ns per sample
+    net_of: str | None = None                     # key of the baseline method to subtract
+
+
 def time_vqf(cls, ts, gyr, acc, mag, repeats):
-    best = float("inf")
-    for _ in range(repeats):
+    def run():
         estimator = cls(ts)
-        start = time.perf_counter()
         if mag is None:
-            estimator.updateBatch(gyr, acc)
+            return lambda: estimator.updateBatch(gyr, acc)
+        return lambda: estimator.updateBatch(gyr, acc, mag)
+    return best_of(repeats, run) / len(gyr) * 1e9
+
+
+def imufusion_ahrs(imufusion, ts):
+    settings = imufusion.AhrsSettings(sample_rate=1.0 / ts, gain=0.5, gyroscope_range=2000.0,
+                                      acceleration_rejection=10.0, magnetic_rejection=10.0,
+                                      rejection_timeout=5.0)
+    settings.convention = imufusion.CONVENTION_ENU  # the constructor ignores `convention`
+    if settings.convention != imufusion.CONVENTION_ENU:
+        fail("imufusion: could not set the ENU convention")
+    ahrs = imufusion.Ahrs()
+    ahrs.set_settings(settings)
+    return ahrs
+
+
+def run_peers(args, ts, gyr, acc, mag):
+    """Times every peer; returns the list of Methods (peers and loop overheads) in display order."""
+    import vqf
+
+    methods: list[Method] = []
+    modes = [m for m in MODES if m == "6D" or mag is not None]
+    n = len(gyr)
+
+    for cls, name in ((vqf.VQF, "VQF"), (vqf.BasicVQF, "BasicVQF")):
+        method = Method(name, f"VQF 2.1.2 {name}.updateBatch (C++)", "peer", "inertial", n)
+        for mode in modes:
+            method.ns[mode] = time_vqf(cls, ts, gyr, acc, mag if mode == "9D" else None, args.repeats)
+        methods.append(method)
+
+    p = min(args.python_samples, n)
+    if p == 0:
+        return methods
+    pg, pa = gyr[:p], acc[:p]
+    pm = mag[:p] if mag is not None else None
+    reps = args.python_repeats
+
+    def per_sample(run):
+        return best_of(reps, run) / p * 1e9
+
+    # Loop overheads (the same loops around a no-op C call).
+    q0 = np.array([1.0, 0.0, 0.0, 0.0])
+    loop_fusion = Method("loop-fusion", "Python loop overhead, f(g, a[, m])", "overhead", None, p)
+    loop_q = Method("loop-q", "Python loop overhead, q = f(q, g, a[, m])", "overhead", None, p)
+    for mode in modes:
+        if mode == "6D":
+            loop_fusion.ns[mode] = per_sample(lambda: lambda: loop_2(NOOP, pg, pa))
+            loop_q.ns[mode] = per_sample(lambda: lambda: loop_q3_baseline(NOOP, q0, pg, pa))
         else:
-            estimator.updateBatch(gyr, acc, mag)
-        best = min(best, time.perf_counter() - start)
-    return best / len(gyr) * 1e9
+            loop_fusion.ns[mode] = per_sample(lambda: lambda: loop_3(NOOP, pg, pa, pm))
+            loop_q.ns[mode] = per_sample(lambda: lambda: loop_q4_baseline(NOOP, q0, pg, pa, pm))
+
+    # imufusion: gyroscope in deg/s, accelerometer in g (converted outside the timer).
+    import imufusion
+
+    fg = np.ascontiguousarray(np.degrees(pg))
+    fa = np.ascontiguousarray(pa / GRAVITY)
+    fusion = Method("imufusion", "imufusion 1.3.3 Ahrs (C), Python loop", "peer", "inertial", p,
+                    net_of="loop-fusion")
+    for mode in modes:
+        if mode == "6D":
+            def run():
+                ahrs = imufusion_ahrs(imufusion, ts)
+                return lambda: loop_2(ahrs.update_no_magnetometer, fg, fa)
+        else:
+            def run():
+                ahrs = imufusion_ahrs(imufusion, ts)
+                return lambda: loop_3(ahrs.update, fg, fa, pm)
+        fusion.ns[mode] = per_sample(run)
+    methods.append(fusion)
+
+    # ahrs: Madgwick and Mahony per sample; Complementary through its constructor.
+    from ahrs.filters import Complementary, Madgwick, Mahony
+
+    for cls, comparable in ((Madgwick, "madgwick"), (Mahony, "mahony")):
+        name = cls.__name__
+        method = Method(f"ahrs-{name}", f"ahrs 0.4.0 {name} (Python)", "peer", comparable,
+                        p, net_of="loop-q")
+        for mode in modes:
+            if mode == "6D":
+                def run(cls=cls):
+                    estimator = cls(frequency=1.0 / ts)
+                    return lambda: loop_q3(estimator.updateIMU, q0, pg, pa)
+            else:
+                def run(cls=cls):
+                    estimator = cls(frequency=1.0 / ts)
+                    return lambda: loop_q4(estimator.updateMARG, q0, pg, pa, pm)
+            method.ns[mode] = per_sample(run)
+        methods.append(method)
+
+    method = Method("ahrs-Complementary", "ahrs 0.4.0 Complementary (Python)",
+                    "peer", "complementary", p)
+    for mode in modes:
+        m = pm if mode == "9D" else None
+        method.ns[mode] = per_sample(
+            lambda m=m: lambda: Complementary(gyr=pg, acc=pa, mag=m, frequency=1.0 / ts))
+    methods.append(method)
+
+    methods.extend([loop_fusion, loop_q])
+    return methods
+
+
+def run_ours(args, motion: Path, t, gyr, acc, mag):
+    with tempfile.TemporaryDirectory() as tmp:
+        csv = Path(tmp) / "input.csv"
+        columns = [t[:, None], gyr, acc] + ([mag] if mag is not None else [])
+        header = "t,gx,gy,gz,ax,ay,az" + (",mx,my,mz" if mag is not None else "")
+        np.savetxt(csv, np.hstack(columns), delimiter=",", header=header, comments="", fmt="%.17g")
+        result = subprocess.run([str(motion), "bench", "--input", str(csv), "--json",
+                                 "--repeats", str(args.repeats)],
+                                capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f"motion bench failed:\n{result.stderr}")
+    try:
+        rows = json.loads(result.stdout)
+    except json.JSONDecodeError as error:
+        fail(f"motion bench --json printed something that is not JSON ({error}):\n{result.stdout[:500]}")
+    if not isinstance(rows, list):
+        fail("motion bench --json did not print a JSON array")
+    single, many = [], []
+    for row in rows:
+        if not isinstance(row, dict):
+            continue
+        try:
+            entry = {"filter": str(row["filter"]), "scalar": str(row.get("scalar", "?")),
+                     "mode": str(row.get("mode", "?")), "streams": int(row.get("streams", 1)),
+                     "ns": float(row["nsPerSample"])}
+        except (KeyError, TypeError, ValueError):
+            print(f"compare_speed: ignoring motion bench row {row}", file=sys.stderr)
+            continue
+        (single if entry["streams"] == 1 else many).append(entry)
+    return single, many
+
+
+def ours_methods(single, samples) -> tuple[list[Method], dict]:
+    """One Method per (filter, scalar), Double first; and a lookup (filter, scalar, mode) -> ns."""
+    lookup = {}
+    methods: dict[tuple, Method] = {}
+    for row in single:
+        key = (row["filter"], row["scalar"], row["mode"])
+        lookup.setdefault(key, row["ns"])
+        method = methods.setdefault((row["filter"], row["scalar"]), Method(
+            f"ours-{row['filter']}-{row['scalar']}", f"MotionFusion {row['filter']} {row['scalar']}",
+            "ours", None, samples))
+        method.ns.setdefault(row["mode"], row["ns"])
+    order = {"Double": 0, "Float": 1}
+    filters = list(dict.fromkeys(f for f, _ in methods))
+    ordered = sorted(methods.items(), key=lambda item: (filters.index(item[0][0]), order.get(item[0][1], 2)))
+    return [m for _, m in ordered], lookup
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables
+
+
+class Table:
+    def __init__(self, title: str, headers: list[str], align: str):
+        self.title, self.headers, self.align = title, headers, align  # align: "l"/"r" per column
+        self.rows: list[list[str]] = []
+        self.notes: list[str] = []
+
+    def add(self, *cells):
+        self.rows.append([str(c) for c in cells])
+
+    def text(self) -> str:
+        widths = [max(len(r[i]) for r in [self.headers] + self.rows) for i in range(len(self.headers))]
+
+        def line(cells):
+            parts = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, self.align)]
+            return "  ".join(parts).rstrip()
+
+        out = [self.title, line(self.headers), "  ".join("-" * w for w in widths)]
+        out += [line(r) for r in self.rows]
+        out += self.notes
+        return "\n".join(out)
+
+    def markdown(self) -> str:
+        def esc(cell):
+            return cell.strip().replace("|", "\\|")
+
+        out = [f"**{self.title}**", "", "| " + " | ".join(esc(h) for h in self.headers) + " |",
+               "|" + "|".join("---:" if a == "r" else "---" for a in self.align) + "|"]
+        out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in self.rows]
+        if self.notes:
+            out += [""] + [n.strip() for n in self.notes]
+        return "\n".join(out)
+
+
+def fmt_ns(ns) -> str:
+    if ns is None:
+        return "–"
+    return f"{ns:,.0f}" if ns >= 1000 else f"{ns:.1f}" if ns >= 10 else f"{ns:.2f}"
+
+
+def fmt_ratio(ratio) -> str:
+    if ratio is None:
+        return "–"
+    return f"{ratio:,.0f}×" if ratio >= 100 else f"{ratio:.1f}×" if ratio >= 10 else f"{ratio:.2f}×"
+
+
+def fmt_samples(n: int) -> str:
+    return f"{n:,}"
+
+
+def net_ns(method: Method, mode: str, by_key: dict):
+    if method.net_of is None or mode not in method.ns:
+        return None
+    base = by_key.get(method.net_of)
+    if base is None or mode not in base.ns:
+        return None
+    return method.ns[mode] - base.ns[mode]
+
+
+def build_tables(methods, ours, lookup, many, modes, python_samples, total):
+    by_key = {m.key: m for m in methods}
+    timing = Table("ns per sample, single stream (lower is faster)",
+                   ["method", "samples"] + [f"{mode} ns" for mode in modes], "lr" + "r" * len(modes))
+    for m in methods + ours:
+        timing.add(m.label, fmt_samples(m.samples), *[fmt_ns(m.ns.get(mode)) for mode in modes])
+        if m.net_of:
+            timing.add("  … minus loop overhead", fmt_samples(m.samples),
+                       *[fmt_ns(net_ns(m, mode, by_key)) for mode in modes])
+    notes = ["  VQF and MotionFusion: the whole recording. Every case: the fastest of several runs."]
+    if python_samples:
+        span = (f"all {python_samples:,} samples" if python_samples == total
+                else f"the first {python_samples:,} samples (--python-samples)")
+        notes += textwrap.wrap(
+            f"imufusion and ahrs: {span}, fed one at a time from a Python loop (imufusion has no batch"
+            " API; ahrs is Python itself; Complementary through its constructor, whose loop is Python)."
+            " \"minus loop overhead\" = raw minus the same loop around a no-op C call (itertools.chain"
+            " with the same arguments). imufusion computes in float32, VQF and ahrs in float64.",
+            width=96, initial_indent="  ", subsequent_indent="  ")
+    else:
+        notes += ["  imufusion and ahrs skipped (--python-samples 0)."]
+    timing.notes = notes
+
+    ratio = Table("Ratios: peer ns / our ns, ours in Double (> 1: ours is faster)",
+                  ["peer method", "comparable"] + [f"{m} ×" for m in modes]
+                  + [f"inertial {m} ×" for m in modes], "ll" + "r" * (2 * len(modes)))
+    ratio.notes = ["  \"comparable\": our filter of the same kind (columns 3-4); inertial: our default"
+                   " filter."]
+    if "ahrs-Complementary" in by_key:
+        ratio.notes.append("  ahrs's Complementary blends Euler angles (roll and pitch only in 6D), ours"
+                           " quaternions.")
+
+    def ratio_cells(peer_ns: dict, filter_name):
+        cells = []
+        for mode in modes:
+            ours_ns = lookup.get((filter_name, "Double", mode)) if filter_name else None
+            p = peer_ns.get(mode)
+            cells.append(fmt_ratio(p / ours_ns if p is not None and ours_ns else None))
+        return cells
+
+    for m in methods:
+        if m.kind != "peer":
+            continue
+        comparable = m.comparable if m.comparable and any(k[0] == m.comparable for k in lookup) else None
+        ratio.add(m.label, comparable or "–", *ratio_cells(m.ns, comparable),
+                  *ratio_cells(m.ns, "inertial"))
+        if m.net_of:
+            net = {mode: net_ns(m, mode, by_key) for mode in modes}
+            net = {k: v for k, v in net.items() if v is not None}
+            ratio.add("  … minus loop overhead", comparable or "–", *ratio_cells(net, comparable),
+                      *ratio_cells(net, "inertial"))
+
+    many_table = None
+    if many:
+        many_table = Table("Many-stream rows of motion bench (not in the comparisons above)",
+                           ["filter", "scalar", "mode", "streams", "ns/sample", "M samples/s"], "lllrrr")
+        for row in many:
+            many_table.add(row["filter"], row["scalar"], row["mode"], row["streams"], fmt_ns(row["ns"]),
+                           f"{1e3 / row['ns']:,.1f}" if row["ns"] > 0 else "–")
+        many_table.notes = ["  ns/sample and M samples/s as motion bench reports nsPerSample (1000 / ns)."]
+    return timing, ratio, many_table
 
 
 def main() -> int:
@@ -80,12 +465,18 @@ def main() -> int:
     parser.add_argument("--input", default=DEFAULT_INPUT, help="CSV in the motion fuse format")
     parser.add_argument("--every", type=int, default=1, help="keep every N-th sample")
     parser.add_argument("--motion", default=DEFAULT_MOTION, help="the motion CLI (release build)")
-    parser.add_argument("--repeats", type=int, default=7, help="runs per case (the best counts)")
+    parser.add_argument("--repeats", type=int, default=7,
+                        help="runs per case for VQF (at least) and motion bench; the fastest counts "
+                             "(default: 7)")
+    parser.add_argument("--python-samples", type=int, default=20000,
+                        help="samples (from the start) for the Python-loop peers, imufusion and ahrs; "
+                             "0 skips them (default: 20000)")
+    parser.add_argument("--python-repeats", type=int, default=3,
+                        help="runs per case (at least) for the Python-loop peers (default: 3)")
+    parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     args = parser.parse_args()
-    if args.every < 1 or args.repeats < 1:
-        fail("--every and --repeats must be at least 1")
-
-    import vqf
+    if args.every < 1 or args.repeats < 1 or args.python_repeats < 1 or args.python_samples < 0:
+        fail("--every, --repeats and --python-repeats must be at least 1, --python-samples at least 0")
 
     path = Path(args.input)
     if not path.is_absolute():
@@ -101,53 +492,24 @@ def main() -> int:
 
     t, gyr, acc, mag = load(path, args.every)
     ts = float(np.median(np.diff(t)))
-    print(f"data: {path.name}, every {args.every}: {len(t)} samples at {1 / ts:.1f} Hz")
+    modes = [m for m in MODES if m == "6D" or mag is not None]
+    python_samples = min(args.python_samples, len(t))
+    print(f"data: {path.name}, every {args.every}: {len(t):,} samples at {1 / ts:.1f} Hz"
+          + ("" if mag is not None else " (no magnetometer: 6D only)"))
 
-    with tempfile.TemporaryDirectory() as tmp:
-        csv = Path(tmp) / "input.csv"
-        columns = [t[:, None], gyr, acc] + ([mag] if mag is not None else [])
-        header = "t,gx,gy,gz,ax,ay,az" + (",mx,my,mz" if mag is not None else "")
-        np.savetxt(csv, np.hstack(columns), delimiter=",", header=header, comments="", fmt="%.17g")
-        result = subprocess.run([str(motion), "bench", "--input", str(csv), "--json",
-                                 "--repeats", str(args.repeats)],
-                                capture_output=True, text=True)
-        if result.returncode != 0:
-            fail(f"motion bench failed:\n{result.stderr}")
-        ours = json.loads(result.stdout)
+    single, many = run_ours(args, motion, t, gyr, acc, mag)
+    if not single:
+        fail("motion bench printed no single-stream rows")
+    methods = run_peers(args, ts, gyr, acc, mag)
+    ours, lookup = ours_methods(single, len(t))
+    timing, ratio, many_table = build_tables(methods, ours, lookup, many, modes, python_samples, len(t))
 
-    peers = {}
-    for mode in ("6D", "9D"):
-        if mode == "9D" and mag is None:
-            continue
-        m = mag if mode == "9D" else None
-        peers[("VQF", mode)] = time_vqf(vqf.VQF, ts, gyr, acc, m, args.repeats)
-        peers[("BasicVQF", mode)] = time_vqf(vqf.BasicVQF, ts, gyr, acc, m, args.repeats)
-
+    tables = [timing, ratio] + ([many_table] if many_table else [])
     print()
-    print("ns per sample, single stream (peers in Double; ratio = VQF C++ batch / ours)")
-    print(f"{'implementation':<34}{'mode':<6}{'ns/sample':>10}{'VQF / this':>12}")
-    for (name, mode), ns in peers.items():
-        print(f"{name + ' 2.1.2 updateBatch (C++)':<34}{mode:<6}{ns:>10.1f}{peers[('VQF', mode)] / ns:>12.2f}")
-    for row in ours:
-        mode = row["mode"]
-        ns = row["nsPerSample"]
-        label = f"MotionFusion {row['filter']} {row['scalar']}"
-        print(f"{label:<34}{mode:<6}{ns:>10.1f}{peers[('VQF', mode)] / ns:>12.2f}")
-    print()
-    print("| implementation | 6D ns/sample | 9D ns/sample | VQF / this (6D, 9D) |")
-    print("|---|---:|---:|---:|")
-    rows = {}
-    for (name, mode), ns in peers.items():
-        rows.setdefault(f"{name} 2.1.2 `updateBatch` (C++)", {})[mode] = ns
-    for row in ours:
-        if row["scalar"] == "Double":
-            rows.setdefault(f"MotionFusion {row['filter']} (Double)", {})[row["mode"]] = row["nsPerSample"]
-    for label, modes in rows.items():
-        six, nine = modes.get("6D"), modes.get("9D")
-        r6 = peers[("VQF", "6D")] / six if six else float("nan")
-        r9 = peers[("VQF", "9D")] / nine if nine else float("nan")
-        print(f"| {label} | {six:.1f} | {nine:.1f} | {r6:.1f}×, {r9:.1f}× |" if nine else
-              f"| {label} | {six:.1f} | – | {r6:.1f}× |")
+    print("\n\n".join(t.markdown() if args.markdown else t.text() for t in tables))
+    if not many_table:
+        print()
+        print("(motion bench printed no many-stream rows)")
     return 0
 
 
