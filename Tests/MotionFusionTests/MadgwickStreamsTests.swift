@@ -40,9 +40,9 @@ struct MadgwickStreamsTests {
     /// Runs the engine (in two chunks, to check that state carries over) and the scalar filter on
     /// the same stored samples; returns the largest component difference of the final attitudes and
     /// biases, and of the attitudes after the first chunk.
-    static func largestDifference<Lanes: SIMD>(
+    static func largestDifference<Lanes: FusionLanes>(
         _: Lanes.Type, streams: Int, magnetometer: Bool, zeta: Lanes.Scalar
-    ) -> Lanes.Scalar where Lanes.Scalar: FusionScalar, Lanes: Sendable {
+    ) -> Lanes.Scalar {
         let recordings = recordings(count: streams, magnetometer: magnetometer)
         let samples = MultiStreamSamples<Lanes>(recordings: recordings)
         // The first 1,000 steps as one block, the rest as another.
