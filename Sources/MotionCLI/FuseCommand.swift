@@ -33,8 +33,9 @@ struct FuseCommand: ParsableCommand {
               linear_z,earth_linear_x,earth_linear_y,earth_linear_z,flags
             with q sensor → earth (scalar first), bias in rad/s, gravity and linear acceleration in m/s²
             (sensor frame, then earth frame), printed so that every number reads back exactly. The
-            output file appears only when the whole input was read; on malformed input the command
-            names the line and column and exits with status 1.
+            input is streamed row by row, so memory stays flat however large the file. The output
+            file appears only when the whole input was read; on malformed input the command names
+            the line and column and exits with status 1.
 
             Without magnetometer columns (or with --no-magnetometer) the filter runs 6D.
             """)
@@ -104,6 +105,22 @@ struct FuseCommand: ParsableCommand {
         help: "A calibration file from `motion calibrate` (repeat for several sensors); applied before the filter.")
     var calibrationFiles: [String] = []
 
+    /// How far a run goes. Hidden: for measuring the stages separately (`scripts/measure_io`).
+    enum Stage: String, CaseIterable, ExpressibleByArgument {
+        /// Read and check the whole input, nothing more.
+        case parse
+        /// Also run the filter on every row.
+        case filter
+        /// Also write the output (a normal run).
+        case write
+    }
+
+    @Option(
+        help: ArgumentHelp(
+            "For measuring: stop after parse (read and check the input) or filter (also fuse); neither writes OUTPUT.",
+            visibility: .hidden))
+    var stopAfter: Stage = .write
+
     func validate() throws {
         for (name, value) in [
             ("--beta", beta), ("--zeta", zeta), ("--kp", kp), ("--ki", ki),
@@ -152,24 +169,34 @@ struct FuseCommand: ParsableCommand {
             let reader = try IMUCSVReader(
                 path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
                 magnetometerUnit: units.magUnit, useMagnetometer: !noMagnetometer)
-            let writer = try FusionCSVWriter(path: output)
+            let writer = stopAfter == .write ? try FusionCSVWriter(path: output) : nil
             var stream = FusionStream(
                 filter: filter, clock: SampleClock(maximumGap: maximumGap),
                 biasEstimator: restBias ? GyroscopeBiasEstimator() : nil, calibration: calibration)
             var rows = 0
+            var lastW = F.Scalar.zero  // printed in a measuring run, so the filter's work is kept
+            // Row by row: memory stays flat however long the recording, and no row allocates.
             while let record = try reader.next() {
-                let result = stream.update(
-                    timestamp: record.timestamp, gyroscope: SIMD3<F.Scalar>(record.gyroscope),
-                    accelerometer: SIMD3<F.Scalar>(record.accelerometer),
-                    magnetometer: record.magnetometer.map(SIMD3<F.Scalar>.init))
-                writer.write(result)
+                if stopAfter != .parse {
+                    let result = stream.update(
+                        timestamp: record.timestamp, gyroscope: SIMD3<F.Scalar>(record.gyroscope),
+                        accelerometer: SIMD3<F.Scalar>(record.accelerometer),
+                        magnetometer: record.magnetometer.map(SIMD3<F.Scalar>.init))
+                    writer?.write(result)
+                    lastW = result.quaternion.w
+                }
                 rows += 1
                 if rows & 0xFFF == 0 {
                     progress.report(rows: rows, bytes: reader.csv.bytesRead, of: reader.csv.fileSize)
                 }
             }
-            try writer.finish()
+            try writer?.finish()
             progress.finish(rows: rows)
+            if stopAfter != .write {
+                let detail = stopAfter == .filter ? ", last qw \(lastW)" : ""
+                FileHandle.standardError.write(
+                    Data("fuse: stopped after \(stopAfter.rawValue), \(rows) rows, \(reader.csv.bytesRead) bytes\(detail)\n".utf8))
+            }
         } catch {
             throw CommandFailure("\(input): \(error)")
         }

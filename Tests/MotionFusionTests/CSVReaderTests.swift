@@ -82,3 +82,81 @@ struct CSVReaderTests {
         #expect(records.last?.timestamp == 599.99 && records.last?.line == 60_001)
     }
 }
+
+/// Numbers read exactly as `strtod` reads them, across chunk boundaries, and errors deep in a file.
+@Suite("CSV reading: numbers and chunks")
+struct CSVReaderNumberTests {
+    static func strtodValue(_ text: String) -> Double? { DecimalParsingTests.strtodValue(text) }
+
+    @Test func everyFieldReadsAsStrtodReadsIt() throws {
+        var random = TestRandom(seed: 5)
+        var texts = [
+            "0", "-0", "+0", ".5", "5.", "-.5", "+5.", "1e5", "1E-5", "  2.5  ", " -3", "7 ", "inf", "-inf", "+inf",
+            "infinity", "INF", "nan", "-nan", "NaN", "1e400", "-1e400", "1e-400", "0x1p3", "0X1.8p1", "4.9e-324",
+            "2.2250738585072011e-308", "2.2250738585072014e-308", "1.7976931348623157e308", "12345678901234567890123",
+            "1.00000000000000011102230246251565404236316680908203125", "9007199254740993", "0.1",
+        ]
+        for _ in 0..<20_000 {
+            let x = Double(bitPattern: random.next())
+            guard x.isFinite else { continue }
+            texts.append(["\(x)", String(format: "%.17g", x), String(format: "%.20e", x)][Int(random.next() % 3)])
+            texts.append(String(format: "%.17g", (Double(random.next() >> 11) / 0x1p53 - 0.5) * 100))
+        }
+        var file = "a,value,b\n"
+        for (k, text) in texts.enumerated() { file += "\(k),\(text),x\(k % 2 == 0 ? "\r" : "")\n" }
+        let reader = try CSVReader(path: CSVReaderTests.file(file))
+        var values: [Double] = []
+        var k = 0
+        while try reader.nextRow(columns: [1, 0], into: &values) {
+            let reference = try #require(Self.strtodValue(texts[k].trimmingCharacters(in: .init(charactersIn: " "))))
+            #expect(
+                reference.isNaN ? values[0].isNaN : values[0].bitPattern == reference.bitPattern,
+                "\(texts[k].debugDescription): \(values[0]) vs strtod \(reference)")
+            #expect(values[1] == Double(k))
+            #expect(reader.lineNumber == k + 2)
+            k += 1
+        }
+        #expect(k == texts.count)
+    }
+
+    @Test func linesOfEveryLengthAcrossChunkBoundaries() throws {
+        // Random padding puts line ends (LF and CRLF) at every offset of the 256 KiB chunks; a few
+        // lines are longer than a chunk; the last line has no newline.
+        var random = TestRandom(seed: 8)
+        var file = "t,pad,v\r\n"
+        var expected: [(Double, Double)] = []
+        for k in 0..<40_000 {
+            let long = k % 10_000 == 5_000
+            let pad = String(repeating: "p", count: long ? 300_000 + Int(random.next() % 1000) : Int(random.next() % 40))
+            let v = (Double(random.next() >> 11) / 0x1p53 - 0.5) * 1e3
+            expected.append((Double(k) * 0.01, v))
+            file += "\(Double(k) * 0.01),\(pad),\(v)" + (k == 39_999 ? "" : random.next() % 2 == 0 ? "\r\n" : "\n")
+        }
+        let reader = try CSVReader(path: CSVReaderTests.file(file))
+        var values: [Double] = []
+        var k = 0
+        while try reader.nextRow(columns: [0, 2], into: &values) {
+            #expect(values[0] == expected[k].0 && values[1] == expected[k].1, "row \(k)")
+            k += 1
+        }
+        #expect(k == expected.count)
+        #expect(reader.bytesRead == file.utf8.count)
+    }
+
+    @Test func errorsDeepInTheFileNameTheirLineAndColumn() {
+        var text = "t,gx,gy,gz,ax,ay,az\n"
+        for k in 0..<50_000 { text += "\(Double(k) * 0.01),0.1,0.2,0.3,0,0,9.81\n" }
+        #expect(throws: CSVError.notANumber(line: 50_002, column: 6, name: "ay", text: "1.5e")) {
+            try CSVReaderTests.readAll(text + "500,0.1,0.2,0.3,0,1.5e,9.81\n")
+        }
+        #expect(throws: CSVError.notANumber(line: 50_002, column: 2, name: "gx", text: String(repeating: "9", count: 40))) {
+            try CSVReaderTests.readAll(text + "500,\(String(repeating: "9", count: 60))x,0.2,0.3,0,0,9.81\n")
+        }
+        #expect(throws: CSVError.wrongFieldCount(line: 50_003, expected: 7, found: 9)) {
+            try CSVReaderTests.readAll(text + "\n500,0.1,0.2,0.3,0,0,9.81,1,2\n")
+        }
+        #expect(throws: CSVError.notANumber(line: 50_002, column: 1, name: "t", text: "")) {
+            try CSVReaderTests.readAll(text + "  ,0.1,0.2,0.3,0,0,9.81\n")
+        }
+    }
+}

@@ -18,7 +18,10 @@
 /// number (an empty field counts as not a number unless the column is read as optional), a line
 /// longer than 1 MiB, a header with no data line.
 ///
-/// The file is read in 256 KiB chunks, so memory stays flat however large it is.
+/// The file is read in 256 KiB chunks into one reused buffer, so memory stays flat however large it
+/// is, and reading a row allocates nothing. Numbers are read by a correctly rounded decimal parser
+/// (the same `Double` as `strtod`, to the last bit), with `strtod` itself for the spellings that
+/// parser leaves to it.
 public final class CSVReader {
     /// The header's column names, trimmed.
     public private(set) var header: [String] = []
@@ -31,12 +34,18 @@ public final class CSVReader {
 
     private let file: UnsafeMutablePointer<FILE>
     private let path: String
-    private var buffer: [UInt8] = []
+    /// The bytes read and not yet consumed are `buffer[start..<end]`; `capacity` bytes are allocated.
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
     private var start = 0
+    private var end = 0
     private var atEnd = false
     private var rowsReturned = 0
-    private var fieldStarts: [Int] = []
-    private var fieldEnds: [Int] = []
+    /// The current line's fields (at most `header.count` are recorded) and how many it has.
+    private var fieldStarts: UnsafeMutablePointer<Int>
+    private var fieldEnds: UnsafeMutablePointer<Int>
+    private var fieldCapacity = 0
+    private var fieldCount = 0
     static let chunk = 256 * 1024
     static let maximumLine = 1024 * 1024
 
@@ -52,10 +61,14 @@ public final class CSVReader {
         self.path = path
         var info = stat()
         fileSize = fstat(fileno(file), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
-        buffer.reserveCapacity(Self.chunk * 2)
+        capacity = Self.chunk * 2
+        buffer = .allocate(capacity: capacity)
+        fieldStarts = .allocate(capacity: 1)
+        fieldEnds = .allocate(capacity: 1)
+        fieldCapacity = 1
         var names: [String] = []
         if let line = try nextLine() {
-            var bytes = Array(buffer[line.lowerBound..<line.upperBound])
+            var bytes = Array(UnsafeBufferPointer(start: buffer + line.lowerBound, count: line.count))
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
             names = bytes.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
                 String(decoding: $0, as: UTF8.self).trimmingSpaces()
@@ -63,9 +76,19 @@ public final class CSVReader {
         }
         guard !names.isEmpty, names != [""] else { throw .empty }
         header = names
+        fieldStarts.deallocate()
+        fieldEnds.deallocate()
+        fieldCapacity = names.count
+        fieldStarts = .allocate(capacity: fieldCapacity)
+        fieldEnds = .allocate(capacity: fieldCapacity)
     }
 
-    deinit { fclose(file) }
+    deinit {
+        fclose(file)
+        buffer.deallocate()
+        fieldStarts.deallocate()
+        fieldEnds.deallocate()
+    }
 
     /// The index of a column, or nil. Throws when the name appears more than once.
     ///
@@ -118,94 +141,107 @@ public final class CSVReader {
             }
             lineNumber += 1
             if line.isEmpty { continue }  // blank line
-            try split(line)
-            guard fieldStarts.count == header.count else {
-                throw .wrongFieldCount(line: lineNumber, expected: header.count, found: fieldStarts.count)
+            split(line)
+            guard fieldCount == header.count else {
+                throw .wrongFieldCount(line: lineNumber, expected: header.count, found: fieldCount)
             }
             if values.count != columns.count { values = [Double](repeating: 0, count: columns.count) }
-            for (i, column) in columns.enumerated() {
-                values[i] = try parse(column, isOptional: optional.contains(column))
+            try values.withUnsafeMutableBufferPointer { (values) throws(CSVError) in
+                for i in values.indices {
+                    let column = columns[i]
+                    precondition(column >= 0 && column < fieldCount, "column \(column) is not in the header")
+                    values[i] = try parse(column, optional: optional)
+                }
             }
             rowsReturned += 1
             return true
         }
     }
 
-    private func parse(_ column: Int, isOptional: Bool) throws(CSVError) -> Double {
+    private func parse(_ column: Int, optional: Set<Int>) throws(CSVError) -> Double {
+        let buffer = self.buffer
         var lower = fieldStarts[column]
         var upper = fieldEnds[column]
         while lower < upper, buffer[lower] == 0x20 { lower += 1 }
         while upper > lower, buffer[upper - 1] == 0x20 { upper -= 1 }
         if lower == upper {
-            if isOptional { return .nan }
+            if optional.contains(column) { return .nan }
             throw .notANumber(line: lineNumber, column: column + 1, name: header[column], text: "")
         }
-        // strtod needs a terminator: the byte after the field (a comma, CR or the line's end) is
-        // overwritten with 0 for the call and restored.
+        if let value = DecimalParser.parse(buffer + lower, count: upper - lower) { return value }
+        // Everything else goes to strtod, which needs a terminator: the byte after the field (a
+        // comma, CR or the line's end) is overwritten with 0 for the call and restored.
         let saved = buffer[upper]
         buffer[upper] = 0
         defer { buffer[upper] = saved }
-        let value: Double? = buffer.withUnsafeMutableBufferPointer { bytes in
-            let begin = UnsafeMutableRawPointer(bytes.baseAddress! + lower).assumingMemoryBound(to: CChar.self)
-            var end: UnsafeMutablePointer<CChar>? = nil
-            let value = strtod(begin, &end)
-            return end == begin + (upper - lower) ? value : nil
-        }
-        guard let value else {
-            let text = String(decoding: buffer[lower..<upper].prefix(40), as: UTF8.self)
+        let begin = UnsafeMutableRawPointer(buffer + lower).assumingMemoryBound(to: CChar.self)
+        var stop: UnsafeMutablePointer<CChar>? = nil
+        let value = strtod(begin, &stop)
+        guard stop == begin + (upper - lower) else {
+            let text = String(decoding: UnsafeBufferPointer(start: buffer + lower, count: min(upper - lower, 40)), as: UTF8.self)
             throw .notANumber(line: lineNumber, column: column + 1, name: header[column], text: text)
         }
         return value
     }
 
-    private func split(_ line: Range<Int>) throws(CSVError) {
-        fieldStarts.removeAll(keepingCapacity: true)
-        fieldEnds.removeAll(keepingCapacity: true)
+    /// Finds the fields of `line`: records the first `fieldCapacity` and counts them all.
+    private func split(_ line: Range<Int>) {
+        let buffer = self.buffer, fieldStarts = self.fieldStarts, fieldEnds = self.fieldEnds
+        let fieldCapacity = self.fieldCapacity
+        var count = 0
         var fieldStart = line.lowerBound
         var i = line.lowerBound
-        while i < line.upperBound {
+        let upper = line.upperBound
+        while i < upper {
             if buffer[i] == UInt8(ascii: ",") {
-                fieldStarts.append(fieldStart)
-                fieldEnds.append(i)
+                if count < fieldCapacity {
+                    fieldStarts[count] = fieldStart
+                    fieldEnds[count] = i
+                }
+                count += 1
                 fieldStart = i + 1
             }
             i += 1
         }
-        fieldStarts.append(fieldStart)
-        fieldEnds.append(line.upperBound)
+        if count < fieldCapacity {
+            fieldStarts[count] = fieldStart
+            fieldEnds[count] = upper
+        }
+        fieldCount = count + 1
     }
 
     /// The next line's byte range in `buffer`, without its LF or CRLF; nil at the end. The byte at
-    /// the range's upper bound exists (the buffer keeps one spare byte) so it can be overwritten.
+    /// the range's upper bound exists (the LF, or the CR before it) so it can be overwritten.
     private func nextLine() throws(CSVError) -> Range<Int>? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                var end = newline
-                if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let range = start..<end
+            if start < end, let found = memchr(buffer + start, Int32(UInt8(ascii: "\n")), end - start) {
+                let newline = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                var last = newline
+                if last > start, buffer[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+                let range = start..<last
                 start = newline + 1
                 return range
             }
-            if buffer.count - start > Self.maximumLine {
+            if end - start > Self.maximumLine {
                 throw .lineTooLong(line: lineNumber + 1, limit: Self.maximumLine)
             }
             if atEnd {
-                guard start < buffer.count else { return nil }
-                // A last line without newline: append one so the range has a spare byte after it.
-                buffer.append(UInt8(ascii: "\n"))
+                guard start < end else { return nil }
+                // A last line without newline: append one, so the line ends like every other.
+                reserve(1)
+                buffer[end] = UInt8(ascii: "\n")
+                end += 1
                 continue
             }
             // Move the unread tail to the front and read another chunk.
             if start > 0 {
-                buffer.removeFirst(start)
+                if end > start { memmove(buffer, buffer + start, end - start) }
+                end -= start
                 start = 0
             }
-            let old = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: Self.chunk))
-            let got = buffer.withUnsafeMutableBufferPointer { bytes in
-                fread(bytes.baseAddress! + old, 1, Self.chunk, file)
-            }
-            buffer.removeLast(Self.chunk - got)
+            reserve(Self.chunk)
+            let got = fread(buffer + end, 1, Self.chunk, file)
+            end += got
             bytesRead += got
             if got < Self.chunk {
                 if ferror(file) != 0 {
@@ -214,6 +250,17 @@ public final class CSVReader {
                 atEnd = true
             }
         }
+    }
+
+    /// Makes room for `count` more bytes after `end` (only a line longer than a chunk grows it).
+    private func reserve(_ count: Int) {
+        guard end + count > capacity else { return }
+        let larger = max(capacity * 2, end + count)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.update(from: buffer, count: end)
+        buffer.deallocate()
+        buffer = moved
+        capacity = larger
     }
 }
 

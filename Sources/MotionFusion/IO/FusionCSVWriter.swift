@@ -15,7 +15,12 @@
 /// Columns: `t,qw,qx,qy,qz,bias_x,bias_y,bias_z,gravity_x,gravity_y,gravity_z,linear_x,linear_y,
 /// linear_z,earth_linear_x,earth_linear_y,earth_linear_z,flags`. Quaternions are sensor → earth,
 /// scalar first; bias rad/s; accelerations m/s²; `flags` is ``FusionFlags``' raw value. Numbers are
-/// printed in the shortest form that reads back to the same `Double` (or `Float`).
+/// printed in the shortest form that reads back to the same `Double` (or `Float`), exactly as
+/// `"\(x)"` prints them (`0.0`, `0.25`, `1e-05`, `-2.5e+16`, `nan`, `-inf`): the same text as
+/// earlier versions wrote.
+///
+/// Rows are formatted into a reused 256 KiB buffer that goes to the file whenever it fills: writing
+/// a row allocates nothing.
 public final class FusionCSVWriter {
     /// The header line, without newline.
     public static let header =
@@ -25,7 +30,12 @@ public final class FusionCSVWriter {
     private let target: String
     private let temporary: String
     private var file: UnsafeMutablePointer<FILE>?
-    private var line = ""
+    private var buffer: ByteOutputBuffer
+    /// Why a write failed (the first failure), if one did.
+    private var failure: String?
+    static let chunk = 256 * 1024
+    /// More than any row needs (18 numbers of at most 32 bytes each, commas, newline).
+    static let rowReserve = 1024
 
     /// Creates the temporary file and writes the header.
     ///
@@ -37,24 +47,73 @@ public final class FusionCSVWriter {
             throw .unreadable(path: temporary, reason: String(cString: strerror(errno)))
         }
         self.file = file
-        line.reserveCapacity(512)
-        fputs(Self.header + "\n", file)
+        buffer = ByteOutputBuffer(capacity: Self.chunk + Self.rowReserve)
+        buffer.write(Self.header + "\n")
     }
 
-    deinit { abandon() }
+    deinit {
+        abandon()
+        buffer.deallocate()
+    }
 
     /// Appends one row.
     public func write<Scalar: FusionScalar>(_ output: FusionOutput<Scalar>) {
-        guard let file else { return }
-        line.removeAll(keepingCapacity: true)
-        line += "\(output.timestamp)"
-        let q = output.quaternion
-        for value in [q.w, q.x, q.y, q.z] { line += ",\(value)" }
-        for v in [output.gyroscopeBias, output.gravity, output.linearAcceleration, output.earthLinearAcceleration] {
-            line += ",\(v.x),\(v.y),\(v.z)"
+        guard file != nil else { return }
+        if Scalar.self == Double.self {
+            append(unsafeBitCast(output, to: FusionOutput<Double>.self))
+        } else if Scalar.self == Float.self {
+            append(unsafeBitCast(output, to: FusionOutput<Float>.self))
+        } else {
+            appendText(output)
         }
-        line += ",\(output.flags.rawValue)\n"
-        fputs(line, file)
+        if buffer.count >= Self.chunk { flush() }
+    }
+
+    private func append<Scalar: FusionScalar & TextOutputStreamable>(_ output: FusionOutput<Scalar>) {
+        var line = buffer  // a local copy while the row is formatted, stored back below
+        func field(_ value: Scalar) {
+            line.append(UInt8(ascii: ","))
+            value.write(to: &line)
+        }
+        output.timestamp.write(to: &line)
+        let q = output.quaternion
+        field(q.w)
+        field(q.x)
+        field(q.y)
+        field(q.z)
+        func fields(_ v: SIMD3<Scalar>) {
+            field(v.x)
+            field(v.y)
+            field(v.z)
+        }
+        fields(output.gyroscopeBias)
+        fields(output.gravity)
+        fields(output.linearAcceleration)
+        fields(output.earthLinearAcceleration)
+        line.append(UInt8(ascii: ","))
+        line.append(UInt64(output.flags.rawValue))
+        line.append(UInt8(ascii: "\n"))
+        buffer = line
+    }
+
+    /// Any other scalar type: its description.
+    private func appendText<Scalar: FusionScalar>(_ output: FusionOutput<Scalar>) {
+        let q = output.quaternion
+        var text = "\(output.timestamp),\(q.w),\(q.x),\(q.y),\(q.z)"
+        for v in [output.gyroscopeBias, output.gravity, output.linearAcceleration, output.earthLinearAcceleration] {
+            text += ",\(v.x),\(v.y),\(v.z)"
+        }
+        buffer.write(text + ",\(output.flags.rawValue)\n")
+    }
+
+    /// Hands the buffered rows to the file.
+    private func flush() {
+        guard let file else { return }
+        let contents = buffer.contents
+        if failure == nil, contents.count > 0, fwrite(contents.baseAddress, 1, contents.count, file) != contents.count {
+            failure = String(cString: strerror(errno))
+        }
+        buffer.removeAll()
     }
 
     /// Flushes, closes and moves the file into place.
@@ -63,14 +122,20 @@ public final class FusionCSVWriter {
     ///   temporary file is removed then.
     public func finish() throws(CSVError) {
         guard let file else { return }
+        flush()
         self.file = nil
-        let failed = fflush(file) != 0 || ferror(file) != 0
-        let reason = String(cString: strerror(errno))
-        fclose(file)
-        if failed || rename(temporary, target) != 0 {
-            let why = failed ? reason : String(cString: strerror(errno))
+        if failure == nil, fflush(file) != 0 || ferror(file) != 0 {
+            failure = String(cString: strerror(errno))
+        }
+        if fclose(file) != 0, failure == nil {
+            failure = String(cString: strerror(errno))
+        }
+        if failure == nil, rename(temporary, target) != 0 {
+            failure = String(cString: strerror(errno))
+        }
+        if let failure {
             unlink(temporary)
-            throw .unreadable(path: target, reason: why)
+            throw .unreadable(path: target, reason: failure)
         }
     }
 
@@ -78,6 +143,7 @@ public final class FusionCSVWriter {
     public func abandon() {
         guard let file else { return }
         self.file = nil
+        buffer.removeAll()
         fclose(file)
         unlink(temporary)
     }
