@@ -48,6 +48,9 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable var initialized: Bool { state.initialized }
     @usableFromInline var lastTilt: Scalar
     @usableFromInline var lastHeading: Scalar
+    // The gains k = 1 − e^(−Δt/τ) for the last (Δt, τ_a, τ_m): recomputed only when one changes.
+    @usableFromInline var gainKey: SIMD3<Scalar> = SIMD3(repeating: .nan)
+    @usableFromInline var gains: SIMD2<Scalar> = .zero
 
     /// A filter that initializes itself from its first usable accelerometer sample.
     @inlinable
@@ -99,6 +102,13 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         q = (q * Quaternion(rotationVector: gyroscope * dt)).normalized()
         guard let a = SensorCheck.direction(accelerometer) else { return }
 
+        let key = SIMD3(dt, settings.accelerometerTimeConstant, settings.magnetometerTimeConstant)
+        if key != gainKey {
+            gainKey = key
+            gains = SIMD2(
+                -Scalar.expMinusOne(-dt / settings.accelerometerTimeConstant),
+                -Scalar.expMinusOne(-dt / settings.magnetometerTimeConstant))
+        }
         let g = q.act(on: a)
         // Rotation taking g to up: axis g × up = (g_y, −g_x, 0), angle atan2(|g × up|, g_z).
         let axis = SIMD3(g.y, -g.x, 0)
@@ -106,15 +116,13 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let tilt = Scalar.atan2(y: sine, x: g.z)
         lastTilt = tilt
         if sine > 0 {
-            let k = -Scalar.expMinusOne(-dt / settings.accelerometerTimeConstant)
-            q = (Quaternion(rotationVector: axis * (k * tilt / sine)) * q).normalized()
+            q = (Quaternion(rotationVector: axis * (gains.x * tilt / sine)) * q).normalized()
         }
         guard let magnetometer, let m = SensorCheck.direction(magnetometer) else { return }
         let h = q.act(on: m)
         guard (h.x * h.x + h.y * h.y).isNormal else { return }  // field vertical: no heading
         let psi = Scalar.atan2(y: h.y, x: h.x)
         lastHeading = psi
-        let k = -Scalar.expMinusOne(-dt / settings.magnetometerTimeConstant)
-        q = (Quaternion(rotationVector: SIMD3(0, 0, -k * psi)) * q).normalized()
+        q = (Quaternion(rotationVector: SIMD3(0, 0, -gains.y * psi)) * q).normalized()
     }
 }

@@ -232,6 +232,12 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var inclination: Quaternion<Scalar> = .identity
     @usableFromInline var heading: Quaternion<Scalar> = .identity
     @usableFromInline var initialized = false
+    // The output rotations fromNWU ⊗ heading ⊗ inclination (9D) and fromNWU ⊗ inclination (6D), which
+    // change only at correction steps: reading the attitude then takes one product, not three.
+    // `outputFrame` is the frame they were made for (nil: not made yet).
+    @usableFromInline var output9: Quaternion<Scalar> = .identity
+    @usableFromInline var output6: Quaternion<Scalar> = .identity
+    @usableFromInline var outputFrame: EarthFrame?
 
     // Gains: per sample (rest detector) and per correction step, recomputed when Δt or the settings
     // change.
@@ -313,12 +319,23 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     /// The 9D attitude (the 6D one until a magnetometer sample arrives), sensor → ``frame``.
     @inlinable public var quaternion: Quaternion<Scalar> {
-        settings.frame.fromNWU() * (heading * (inclination * strapdown)).normalizedFast()
+        if outputFrame == settings.frame { return (output9 * strapdown).normalizedFast() }
+        return settings.frame.fromNWU() * (heading * (inclination * strapdown)).normalizedFast()
     }
 
     /// The 6D attitude (gyroscope and accelerometer only; its heading drifts), sensor → ``frame``.
     @inlinable public var quaternion6D: Quaternion<Scalar> {
-        settings.frame.fromNWU() * (inclination * strapdown).normalizedFast()
+        if outputFrame == settings.frame { return (output6 * strapdown).normalizedFast() }
+        return settings.frame.fromNWU() * (inclination * strapdown).normalizedFast()
+    }
+
+    /// Remakes the cached output rotations after the heading or inclination changed.
+    @inlinable
+    mutating func refreshOutputRotations() {
+        let fromNWU = settings.frame.fromNWU(Scalar.self)
+        output6 = fromNWU * inclination
+        output9 = fromNWU * (heading * inclination)
+        outputFrame = settings.frame
     }
 
     /// The gyroscope bias estimate, rad/s (sensor frame).
@@ -366,6 +383,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         headingInitCount = 0
         headingSeeded = true  // the given attitude has a heading
         initialized = true
+        refreshOutputRotations()
     }
 
     /// Sets the bias estimate, rad/s, and its standard deviation (default: unchanged).
@@ -406,6 +424,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             }
         }
         initialized = true
+        refreshOutputRotations()
         return true
     }
 
@@ -524,6 +543,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 headingCorrectionRate: headingCorrection.map { $0 / interval })
         }
         clearAverages()
+        refreshOutputRotations()
     }
 
     /// Empties the sums averaged between correction steps (after the attitude is replaced, the old
