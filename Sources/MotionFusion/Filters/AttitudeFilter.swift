@@ -76,6 +76,13 @@ enum SensorCheck {
         return v * (1 / n2.squareRoot())
     }
 
+    /// True when the vector has a usable direction (what ``direction(_:)`` tests, without the
+    /// square root and division).
+    @inlinable @inline(__always)
+    static func hasDirection<S: FusionScalar>(_ v: SIMD3<S>) -> Bool {
+        (v * v).sum().isNormal
+    }
+
     /// The largest absolute component (NaN compares false, so a NaN vector returns a smaller value).
     @inlinable @inline(__always)
     static func largestMagnitude<S: FusionScalar>(_ v: SIMD3<S>) -> S {

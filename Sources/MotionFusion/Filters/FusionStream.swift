@@ -116,11 +116,11 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         let initialized = filter.isInitialized
         if !initialized { flags.insert(.notInitialized) }
         if filter.isRestDetected { flags.insert(.restDetected) }
-        if initialized && SensorCheck.direction(acc) != nil && dt > 0
+        if initialized && SensorCheck.hasDirection(acc) && dt > 0
             && !flags.contains(.gyroscopeInvalid)
         {
             flags.insert(.accelerometerUsed)
-            if let magnetometer, SensorCheck.direction(magnetometer) != nil {
+            if let magnetometer, SensorCheck.hasDirection(magnetometer) {
                 flags.insert(.magnetometerUsed)
             }
         }

@@ -56,7 +56,8 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
     @inlinable var initialized: Bool { state.initialized }
     @usableFromInline var bias: SIMD3<Scalar>
-    @usableFromInline var lastError: Scalar  // |f|², the square root is taken where it is read
+    @usableFromInline var lastError: Scalar  // |f|² × lastErrorScale; the rest is done where it is read
+    @usableFromInline var lastErrorScale: Scalar
     @usableFromInline var usedAcc: Bool
     @usableFromInline var usedMag: Bool
 
@@ -68,7 +69,7 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable public var isInitialized: Bool { initialized }
     /// `|f|` of the last step: how far the measured directions were from the predicted ones (0 to 2
     /// per sensor; 0 when no correction was possible).
-    @inlinable public var objectiveError: Scalar { lastError.squareRoot() }
+    @inlinable public var objectiveError: Scalar { (lastError / lastErrorScale).squareRoot() }
     /// Whether the last step used the accelerometer.
     @inlinable public var usedAccelerometer: Bool { usedAcc }
     /// Whether the last step used the magnetometer.
@@ -81,6 +82,7 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
         state = NWUAttitudeState()
         bias = .zero
         lastError = 0
+        lastErrorScale = 1
         usedAcc = false
         usedMag = false
     }
@@ -119,13 +121,15 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
         guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
 
         // The state p is a positive multiple of q, q = p / |p|, kept unnormalized (see `state`).
-        // Quadratic forms of q are those of p divided by |p|² (one division, no square root). The
-        // Jacobian is linear in q, so with p the gradient is |p| times q's, and
-        //   |p| (q + q̇ Δt) = p + ½ Δt p ⊗ (0, ω) − β Δt |p| ∇f/|∇f|,
-        // where |p| ∇f/|∇f| = ∇f_p √(|p|²/|∇f_p|²) costs one square root and one division. The
-        // next state is that multiple of the paper's q + q̇ Δt; only its direction matters. Square
-        // roots and divisions share one slow unit, so the step uses as few as it can: three of each
-        // in 9D, two and three in 6D.
+        // Quadratic forms of q are those of p divided by |p|²; the Jacobian is linear in q, so with
+        // p it is |p| times q's. Only the gradient's direction counts, so each path below works
+        // with some positive multiple ∇f_s of ∇f, and the step follows from
+        //   |p| (q + q̇ Δt) = p + ½ Δt p ⊗ (0, ω) − ∇f_s √(|p|² β² Δt² / |∇f_s|²):
+        // one division and one square root. The next state is that multiple of the paper's
+        // q + q̇ Δt. Square roots and divisions share one slow unit, and each path keeps the ones
+        // on its chain of dependent operations to a minimum: 6D divides by nothing that depends on
+        // p (it multiplies the objective by |p|² instead); 9D divides by |p|² alongside the square
+        // root of the field's horizontal part, which is longer.
         var p = state.q.components
         var n2 = (p[0] * p[0] + p[1] * p[1]) + (p[2] * p[2] + p[3] * p[3])
         if !(n2 > 0.25 && n2 < 4) {
@@ -135,7 +139,7 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
             n2 = (p[0] * p[0] + p[1] * p[1]) + (p[2] * p[2] + p[3] * p[3])
         }
         let w = p[0], x = p[1], y = p[2], z = p[3]
-        let inv = 1 / n2
+        let inv = 1 / n2  // (used by the 9D path only)
         var gw: Scalar = 0, gx: Scalar = 0, gy: Scalar = 0, gz: Scalar = 0
         var g2: Scalar = 0
         // (MadgwickStreams repeats this step lane by lane, operation for operation; keep the two
@@ -145,22 +149,21 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
             usedAcc = true
             let ra = 1 / a2.squareRoot()
             let a = SIMD3(accelerometer.x * ra, accelerometer.y * ra, accelerometer.z * ra)
-            // Objective for gravity (0, 0, 1) and its Jacobian (paper eqs. 25–26). (b1, b2, b3) is
-            // the predicted up direction, a quadratic form of q.
-            let inv2 = 2 * inv
-            let b1 = inv2 * (x * z - w * y)
-            let b2 = inv2 * (w * x + y * z)
-            let b3 = 1 - inv2 * (x * x + y * y)
-            let f1 = b1 - a.x, f2 = b2 - a.y, f3 = b3 - a.z
             let x2 = 2 * x, y2 = 2 * y, z2 = 2 * z, w2 = 2 * w
-            gw = x2 * f2 - y2 * f1
-            gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
-            gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
-            gz = x2 * f1 + y2 * f2
-            var error2 = (f1 * f1 + f2 * f2) + f3 * f3
             let m2 = magnetometer.map { ($0.x * $0.x + $0.y * $0.y) + $0.z * $0.z } ?? 0
             if let m = magnetometer, m2.isNormal {
                 usedMag = true
+                // 9D. Objective for gravity (0, 0, 1) and its Jacobian (paper eqs. 25–26), with
+                // (b1, b2, b3) the predicted up direction, a quadratic form of q.
+                let inv2 = 2 * inv
+                let b1 = inv2 * (x * z - w * y)
+                let b2 = inv2 * (w * x + y * z)
+                let b3 = 1 - inv2 * (x * x + y * y)
+                let f1 = b1 - a.x, f2 = b2 - a.y, f3 = b3 - a.z
+                gw = x2 * f2 - y2 * f1
+                gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
+                gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
+                gz = x2 * f1 + y2 * f2
                 // Heading-only correction (eqs. 45–46) with the raw field m = |m| m̂: the reference
                 // field h = q ⊗ m̂ ⊗ q*, b = (√(h_x² + h_y²), 0, h_z), and the objective rows
                 // f = b_x A + b_z B − m̂ (A the predicted north direction) all scale with |m|, so
@@ -196,14 +199,29 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
                 gx = (gx + c6x * f6) + (c4x * f4 + c5x * f5)
                 gy = (gy + c6y * f6) + (c4y * f4 + c5y * f5)
                 gz = (gz + c6z * f6) + (c4z * f4 + c5z * f5)
-                error2 += ((f4 * f4 + f5 * f5) + f6 * f6) * r2
+                lastError = ((f1 * f1 + f2 * f2) + f3 * f3) + ((f4 * f4 + f5 * f5) + f6 * f6) * r2
+                lastErrorScale = 1
+            } else {
+                // 6D. The objective for gravity (0, 0, 1) times |p|² (no division on the chain):
+                // (b1, b2, b3) is |p|² times the predicted up direction. Its Jacobian (paper
+                // eqs. 25–26) with p in place of q.
+                let b1 = 2 * (x * z - w * y)
+                let b2 = 2 * (w * x + y * z)
+                let b3 = n2 - 2 * (x * x + y * y)
+                let f1 = b1 - n2 * a.x, f2 = b2 - n2 * a.y, f3 = b3 - n2 * a.z
+                gw = x2 * f2 - y2 * f1
+                gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
+                gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
+                gz = x2 * f1 + y2 * f2
+                lastError = (f1 * f1 + f2 * f2) + f3 * f3
+                lastErrorScale = n2 * n2
             }
-            lastError = error2
             g2 = (gw * gw + gx * gx) + (gy * gy + gz * gz)
         } else {
             lastError = 0
+            lastErrorScale = 1
         }
-        var stepScale: Scalar = 0  // β Δt |p| / |∇f_p|, zero when there is no gradient
+        var stepScale: Scalar = 0  // β Δt |p| / |∇f_s|, zero when there is no gradient
         var rate = gyroscope - bias
         if !g2.isNormal {
             // No gradient, or one that overflowed (a finite but absurd magnetometer in Float).
@@ -216,13 +234,12 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
             stepScale = ((n2 * (betaDt * betaDt)) / g2).squareRoot()
             if settings.zeta > 0 {
                 // Gyroscope bias drift compensation (eqs. 47–48): ω_ε = 2 q* ⊗ ∇f/|∇f|, with
-                // q* = p*/|p| and ∇f/|∇f| = ∇f_p/|∇f_p|; the step integrates ω − b with the
-                // updated b.
-                // The vector part of p* ⊗ ∇f_p.
+                // q* = p*/|p| and ∇f/|∇f| = ∇f_s/|∇f_s|; the step integrates ω − b with the
+                // updated b. The vector part of p* ⊗ ∇f_s:
                 let ex = ((w * gx - x * gw) - y * gz) + z * gy
                 let ey = ((w * gy + x * gz) - y * gw) - z * gx
                 let ez = ((w * gz - x * gy) + y * gx) - z * gw
-                let k = 2 * settings.zeta * dt * (inv / g2).squareRoot()
+                let k = 2 * settings.zeta * dt * (1 / (n2 * g2)).squareRoot()
                 bias = SIMD3(bias.x + ex * k, bias.y + ey * k, bias.z + ez * k)
                 rate = gyroscope - bias
             }

@@ -272,54 +272,62 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
             n2 = (s.w * s.w + s.x * s.x) + (s.y * s.y + s.z * s.z)
         }
         let w = s.w, x = s.x, y = s.y, z = s.z
-        let inv = 1 / n2
         let ax0 = sample[3 &* stride], ay0 = sample[4 &* stride], az0 = sample[5 &* stride]
         let a2 = (ax0 * ax0 + ay0 * ay0) + az0 * az0
         let accValid = isNormal(a2)
         let ra = 1 / a2.laneSquareRoot()
         let ax = ax0 * ra, ay = ay0 * ra, az = az0 * ra
-        let inv2 = 2 * inv
-        let b1 = inv2 * (x * z - w * y)
-        let b2 = inv2 * (w * x + y * z)
-        let b3 = 1 - inv2 * (x * x + y * y)
-        let f1 = b1 - ax, f2 = b2 - ay, f3 = b3 - az
         let x2 = 2 * x, y2 = 2 * y, z2 = 2 * z, w2 = 2 * w
-        var gw = x2 * f2 - y2 * f1
-        var gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
-        var gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
-        var gz = x2 * f1 + y2 * f2
+        // The 6D path: the objective times |p|², no division.
+        let d1 = 2 * (x * z - w * y)
+        let d2 = 2 * (w * x + y * z)
+        let d3 = n2 - 2 * (x * x + y * y)
+        let e1 = d1 - n2 * ax, e2 = d2 - n2 * ay, e3 = d3 - n2 * az
+        var gw = x2 * e2 - y2 * e1
+        var gx = (z2 * e1 + w2 * e2) - 2 * x2 * e3
+        var gy = (z2 * e2 - w2 * e1) - 2 * y2 * e3
+        var gz = x2 * e1 + y2 * e2
         if nineD {
+            // The 9D path, in the lanes whose magnetometer has a direction.
             let mx = sample[7 &* stride], my = sample[8 &* stride], mz = sample[9 &* stride]
             let m2 = (mx * mx + my * my) + mz * mz
             let magValid = accValid .& isNormal(m2)
-            do {
-                let tx = y2 * mz - z2 * my
-                let ty = z2 * mx - x2 * mz
-                let tz = x2 * my - y2 * mx
-                let hx = n2 * mx + (w * tx + (y * tz - z * ty))
-                let hy = n2 * my + (w * ty + (z * tx - x * tz))
-                let hz = n2 * mz + (w * tz + (x * ty - y * tx))
-                let sx = (hx * hx + hy * hy).laneSquareRoot()
-                let bz = hz * inv
-                let a4 = 1 - inv2 * (y * y + z * z)
-                let a5 = inv2 * (x * y - w * z)
-                let a6 = inv2 * (w * y + x * z)
-                let f4 = sx * (inv * a4) + (bz * b1 - mx)
-                let f5 = sx * (inv * a5) + (bz * b2 - my)
-                let f6 = sx * (inv * a6) + (bz * b3 - mz)
-                let r2 = 1 / m2
-                let sxr = inv * r2, bzr = bz * r2
-                let bxw = sx * (sxr * w2), bxx = sx * (sxr * x2), bxy = sx * (sxr * y2), bxz = sx * (sxr * z2)
-                let bzw = bzr * w2, bzx = bzr * x2, bzy = bzr * y2, bzz = bzr * z2
-                let c4w = -bzy, c5w = bzx - bxz, c6w = bxy
-                let c4x = bzz, c5x = bxy + bzw, c6x = bxz - 2 * bzx
-                let c4y = -2 * bxy - bzw, c5y = bxx + bzz, c6y = bxw - 2 * bzy
-                let c4z = bzx - 2 * bxz, c5z = bzy - bxw, c6z = bxx
-                gw = Lanes.select(magValid, (gw + c6w * f6) + (c4w * f4 + c5w * f5), gw)
-                gx = Lanes.select(magValid, (gx + c6x * f6) + (c4x * f4 + c5x * f5), gx)
-                gy = Lanes.select(magValid, (gy + c6y * f6) + (c4y * f4 + c5y * f5), gy)
-                gz = Lanes.select(magValid, (gz + c6z * f6) + (c4z * f4 + c5z * f5), gz)
-            }
+            let inv = 1 / n2
+            let inv2 = 2 * inv
+            let b1 = inv2 * (x * z - w * y)
+            let b2 = inv2 * (w * x + y * z)
+            let b3 = 1 - inv2 * (x * x + y * y)
+            let f1 = b1 - ax, f2 = b2 - ay, f3 = b3 - az
+            let tx = y2 * mz - z2 * my
+            let ty = z2 * mx - x2 * mz
+            let tz = x2 * my - y2 * mx
+            let hx = n2 * mx + (w * tx + (y * tz - z * ty))
+            let hy = n2 * my + (w * ty + (z * tx - x * tz))
+            let hz = n2 * mz + (w * tz + (x * ty - y * tx))
+            let sx = (hx * hx + hy * hy).laneSquareRoot()
+            let bz = hz * inv
+            let a4 = 1 - inv2 * (y * y + z * z)
+            let a5 = inv2 * (x * y - w * z)
+            let a6 = inv2 * (w * y + x * z)
+            let f4 = sx * (inv * a4) + (bz * b1 - mx)
+            let f5 = sx * (inv * a5) + (bz * b2 - my)
+            let f6 = sx * (inv * a6) + (bz * b3 - mz)
+            let r2 = 1 / m2
+            let sxr = inv * r2, bzr = bz * r2
+            let bxw = sx * (sxr * w2), bxx = sx * (sxr * x2), bxy = sx * (sxr * y2), bxz = sx * (sxr * z2)
+            let bzw = bzr * w2, bzx = bzr * x2, bzy = bzr * y2, bzz = bzr * z2
+            let c4w = -bzy, c5w = bzx - bxz, c6w = bxy
+            let c4x = bzz, c5x = bxy + bzw, c6x = bxz - 2 * bzx
+            let c4y = -2 * bxy - bzw, c5y = bxx + bzz, c6y = bxw - 2 * bzy
+            let c4z = bzx - 2 * bxz, c5z = bzy - bxw, c6z = bxx
+            let hw = x2 * f2 - y2 * f1
+            let hxg = (z2 * f1 + w2 * f2) - 2 * x2 * f3
+            let hyg = (z2 * f2 - w2 * f1) - 2 * y2 * f3
+            let hzg = x2 * f1 + y2 * f2
+            gw = Lanes.select(magValid, (hw + c6w * f6) + (c4w * f4 + c5w * f5), gw)
+            gx = Lanes.select(magValid, (hxg + c6x * f6) + (c4x * f4 + c5x * f5), gx)
+            gy = Lanes.select(magValid, (hyg + c6y * f6) + (c4y * f4 + c5y * f5), gy)
+            gz = Lanes.select(magValid, (hzg + c6z * f6) + (c4z * f4 + c5z * f5), gz)
         }
         let g2 = (gw * gw + gx * gx) + (gy * gy + gz * gz)
         let corrects = accValid .& isNormal(g2)
@@ -334,7 +342,7 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
             let ex = ((w * gx - x * gw) - y * gz) + z * gy
             let ey = ((w * gy + x * gz) - y * gw) - z * gx
             let ez = ((w * gz - x * gy) + y * gx) - z * gw
-            let k = 2 * settings.zeta * dt * (inv / g2).laneSquareRoot()
+            let k = 2 * settings.zeta * dt * (1 / (n2 * g2)).laneSquareRoot()
             let update = corrects .& live
             s.bx = Lanes.select(update, s.bx + ex * k, s.bx)
             s.by = Lanes.select(update, s.by + ey * k, s.by)
