@@ -150,11 +150,10 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
             let ra = 1 / a2.squareRoot()
             let a = SIMD3(accelerometer.x * ra, accelerometer.y * ra, accelerometer.z * ra)
             let x2 = 2 * x, y2 = 2 * y, z2 = 2 * z, w2 = 2 * w
-            let m2 = magnetometer.map { ($0.x * $0.x + $0.y * $0.y) + $0.z * $0.z } ?? 0
-            if let m = magnetometer, m2.isNormal {
-                usedMag = true
-                // 9D. Objective for gravity (0, 0, 1) and its Jacobian (paper eqs. 25–26), with
-                // (b1, b2, b3) the predicted up direction, a quadratic form of q.
+            if let m = magnetometer {
+                // With a magnetometer (9D). Objective for gravity (0, 0, 1) and its Jacobian
+                // (paper eqs. 25–26), with (b1, b2, b3) the predicted up direction, a quadratic
+                // form of q.
                 let inv2 = 2 * inv
                 let b1 = inv2 * (x * z - w * y)
                 let b2 = inv2 * (w * x + y * z)
@@ -164,45 +163,51 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
                 gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
                 gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
                 gz = x2 * f1 + y2 * f2
-                // Heading-only correction (eqs. 45–46) with the raw field m = |m| m̂: the reference
-                // field h = q ⊗ m̂ ⊗ q*, b = (√(h_x² + h_y²), 0, h_z), and the objective rows
-                // f = b_x A + b_z B − m̂ (A the predicted north direction) all scale with |m|, so
-                // this block works with |m| f and |m| J and divides their product by |m|² (one
-                // division instead of normalizing m). p ⊗ m ⊗ p* = |p|² m + w t + u × t with
-                // t = 2 u × m. b_x needs the chain's one extra square root; what does not need b_x
-                // is ready before it.
-                let tx = y2 * m.z - z2 * m.y
-                let ty = z2 * m.x - x2 * m.z
-                let tz = x2 * m.y - y2 * m.x
-                let hx = n2 * m.x + (w * tx + (y * tz - z * ty))
-                let hy = n2 * m.y + (w * ty + (z * tx - x * tz))
-                let hz = n2 * m.z + (w * tz + (x * ty - y * tx))
-                let sx = (hx * hx + hy * hy).squareRoot()  // b_x = sx / |p|²
-                let bz = hz * inv
-                let a4 = 1 - inv2 * (y * y + z * z)
-                let a5 = inv2 * (x * y - w * z)
-                let a6 = inv2 * (w * y + x * z)
-                let f4 = sx * (inv * a4) + (bz * b1 - m.x)
-                let f5 = sx * (inv * a5) + (bz * b2 - m.y)
-                let f6 = sx * (inv * a6) + (bz * b3 - m.z)
-                // Jacobian rows (paper eq. 32) with p in place of q, J = b_x X + b_z Z, already
-                // divided by |m|² (folded into factors that are ready before b_x).
-                let r2 = 1 / m2
-                let sxr = inv * r2, bzr = bz * r2
-                let bxw = sx * (sxr * w2), bxx = sx * (sxr * x2), bxy = sx * (sxr * y2), bxz = sx * (sxr * z2)
-                let bzw = bzr * w2, bzx = bzr * x2, bzy = bzr * y2, bzz = bzr * z2
-                let c4w = -bzy, c5w = bzx - bxz, c6w = bxy
-                let c4x = bzz, c5x = bxy + bzw, c6x = bxz - 2 * bzx
-                let c4y = -2 * bxy - bzw, c5y = bxx + bzz, c6y = bxw - 2 * bzy
-                let c4z = bzx - 2 * bxz, c5z = bzy - bxw, c6z = bxx
-                gw = (gw + c6w * f6) + (c4w * f4 + c5w * f5)
-                gx = (gx + c6x * f6) + (c4x * f4 + c5x * f5)
-                gy = (gy + c6y * f6) + (c4y * f4 + c5y * f5)
-                gz = (gz + c6z * f6) + (c4z * f4 + c5z * f5)
-                lastError = ((f1 * f1 + f2 * f2) + f3 * f3) + ((f4 * f4 + f5 * f5) + f6 * f6) * r2
+                var error2 = (f1 * f1 + f2 * f2) + f3 * f3
+                let m2 = (m.x * m.x + m.y * m.y) + m.z * m.z
+                if m2.isNormal {
+                    usedMag = true
+                    // Heading-only correction (eqs. 45–46) with the raw field m = |m| m̂: the reference
+                    // field h = q ⊗ m̂ ⊗ q*, b = (√(h_x² + h_y²), 0, h_z), and the objective rows
+                    // f = b_x A + b_z B − m̂ (A the predicted north direction) all scale with |m|, so
+                    // this block works with |m| f and |m| J and divides their product by |m|² (one
+                    // division instead of normalizing m). p ⊗ m ⊗ p* = |p|² m + w t + u × t with
+                    // t = 2 u × m. b_x needs the chain's one extra square root; what does not need b_x
+                    // is ready before it.
+                    let tx = y2 * m.z - z2 * m.y
+                    let ty = z2 * m.x - x2 * m.z
+                    let tz = x2 * m.y - y2 * m.x
+                    let hx = n2 * m.x + (w * tx + (y * tz - z * ty))
+                    let hy = n2 * m.y + (w * ty + (z * tx - x * tz))
+                    let hz = n2 * m.z + (w * tz + (x * ty - y * tx))
+                    let sx = (hx * hx + hy * hy).squareRoot()  // b_x = sx / |p|²
+                    let bz = hz * inv
+                    let a4 = 1 - inv2 * (y * y + z * z)
+                    let a5 = inv2 * (x * y - w * z)
+                    let a6 = inv2 * (w * y + x * z)
+                    let f4 = sx * (inv * a4) + (bz * b1 - m.x)
+                    let f5 = sx * (inv * a5) + (bz * b2 - m.y)
+                    let f6 = sx * (inv * a6) + (bz * b3 - m.z)
+                    // Jacobian rows (paper eq. 32) with p in place of q, J = b_x X + b_z Z, already
+                    // divided by |m|² (folded into factors that are ready before b_x).
+                    let r2 = 1 / m2
+                    let sxr = inv * r2, bzr = bz * r2
+                    let bxw = sx * (sxr * w2), bxx = sx * (sxr * x2), bxy = sx * (sxr * y2), bxz = sx * (sxr * z2)
+                    let bzw = bzr * w2, bzx = bzr * x2, bzy = bzr * y2, bzz = bzr * z2
+                    let c4w = -bzy, c5w = bzx - bxz, c6w = bxy
+                    let c4x = bzz, c5x = bxy + bzw, c6x = bxz - 2 * bzx
+                    let c4y = -2 * bxy - bzw, c5y = bxx + bzz, c6y = bxw - 2 * bzy
+                    let c4z = bzx - 2 * bxz, c5z = bzy - bxw, c6z = bxx
+                    gw = (gw + c6w * f6) + (c4w * f4 + c5w * f5)
+                    gx = (gx + c6x * f6) + (c4x * f4 + c5x * f5)
+                    gy = (gy + c6y * f6) + (c4y * f4 + c5y * f5)
+                    gz = (gz + c6z * f6) + (c4z * f4 + c5z * f5)
+                    error2 += ((f4 * f4 + f5 * f5) + f6 * f6) * r2
+                }
+                lastError = error2
                 lastErrorScale = 1
             } else {
-                // 6D. The objective for gravity (0, 0, 1) times |p|² (no division on the chain):
+                // Without a magnetometer (6D). The objective for gravity (0, 0, 1) times |p|² (no division on the chain):
                 // (b1, b2, b3) is |p|² times the predicted up direction. Its Jacobian (paper
                 // eqs. 25–26) with p in place of q.
                 let b1 = 2 * (x * z - w * y)

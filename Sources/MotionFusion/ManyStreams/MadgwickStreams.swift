@@ -127,6 +127,7 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
     /// ``process(_:)``.
     ///
     /// - Precondition: `samples.streamCount == streamCount`, `taskCount ≥ 1`.
+    @inlinable
     public mutating func process(_ samples: MultiStreamSamples<Lanes>, taskCount: Int) async {
         precondition(samples.streamCount == streamCount, "the samples have another number of streams")
         precondition(taskCount >= 1, "need at least one task")
@@ -278,26 +279,23 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
         let ra = 1 / a2.laneSquareRoot()
         let ax = ax0 * ra, ay = ay0 * ra, az = az0 * ra
         let x2 = 2 * x, y2 = 2 * y, z2 = 2 * z, w2 = 2 * w
-        // The 6D path: the objective times |p|², no division.
-        let d1 = 2 * (x * z - w * y)
-        let d2 = 2 * (w * x + y * z)
-        let d3 = n2 - 2 * (x * x + y * y)
-        let e1 = d1 - n2 * ax, e2 = d2 - n2 * ay, e3 = d3 - n2 * az
-        var gw = x2 * e2 - y2 * e1
-        var gx = (z2 * e1 + w2 * e2) - 2 * x2 * e3
-        var gy = (z2 * e2 - w2 * e1) - 2 * y2 * e3
-        var gz = x2 * e1 + y2 * e2
+        var gw: Lanes, gx: Lanes, gy: Lanes, gz: Lanes
         if nineD {
-            // The 9D path, in the lanes whose magnetometer has a direction.
-            let mx = sample[7 &* stride], my = sample[8 &* stride], mz = sample[9 &* stride]
-            let m2 = (mx * mx + my * my) + mz * mz
-            let magValid = accValid .& isNormal(m2)
+            // With a magnetometer channel: the objective in q's quadratic forms, and the field's
+            // rows in the lanes whose magnetometer has a direction.
             let inv = 1 / n2
             let inv2 = 2 * inv
             let b1 = inv2 * (x * z - w * y)
             let b2 = inv2 * (w * x + y * z)
             let b3 = 1 - inv2 * (x * x + y * y)
             let f1 = b1 - ax, f2 = b2 - ay, f3 = b3 - az
+            gw = x2 * f2 - y2 * f1
+            gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
+            gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
+            gz = x2 * f1 + y2 * f2
+            let mx = sample[7 &* stride], my = sample[8 &* stride], mz = sample[9 &* stride]
+            let m2 = (mx * mx + my * my) + mz * mz
+            let magValid = accValid .& isNormal(m2)
             let tx = y2 * mz - z2 * my
             let ty = z2 * mx - x2 * mz
             let tz = x2 * my - y2 * mx
@@ -320,14 +318,20 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
             let c4x = bzz, c5x = bxy + bzw, c6x = bxz - 2 * bzx
             let c4y = -2 * bxy - bzw, c5y = bxx + bzz, c6y = bxw - 2 * bzy
             let c4z = bzx - 2 * bxz, c5z = bzy - bxw, c6z = bxx
-            let hw = x2 * f2 - y2 * f1
-            let hxg = (z2 * f1 + w2 * f2) - 2 * x2 * f3
-            let hyg = (z2 * f2 - w2 * f1) - 2 * y2 * f3
-            let hzg = x2 * f1 + y2 * f2
-            gw = Lanes.select(magValid, (hw + c6w * f6) + (c4w * f4 + c5w * f5), gw)
-            gx = Lanes.select(magValid, (hxg + c6x * f6) + (c4x * f4 + c5x * f5), gx)
-            gy = Lanes.select(magValid, (hyg + c6y * f6) + (c4y * f4 + c5y * f5), gy)
-            gz = Lanes.select(magValid, (hzg + c6z * f6) + (c4z * f4 + c5z * f5), gz)
+            gw = Lanes.select(magValid, (gw + c6w * f6) + (c4w * f4 + c5w * f5), gw)
+            gx = Lanes.select(magValid, (gx + c6x * f6) + (c4x * f4 + c5x * f5), gx)
+            gy = Lanes.select(magValid, (gy + c6y * f6) + (c4y * f4 + c5y * f5), gy)
+            gz = Lanes.select(magValid, (gz + c6z * f6) + (c4z * f4 + c5z * f5), gz)
+        } else {
+            // Without one: the objective times |p|², no division.
+            let d1 = 2 * (x * z - w * y)
+            let d2 = 2 * (w * x + y * z)
+            let d3 = n2 - 2 * (x * x + y * y)
+            let e1 = d1 - n2 * ax, e2 = d2 - n2 * ay, e3 = d3 - n2 * az
+            gw = x2 * e2 - y2 * e1
+            gx = (z2 * e1 + w2 * e2) - 2 * x2 * e3
+            gy = (z2 * e2 - w2 * e1) - 2 * y2 * e3
+            gz = x2 * e1 + y2 * e2
         }
         let g2 = (gw * gw + gx * gx) + (gy * gy + gz * gz)
         let corrects = accValid .& isNormal(g2)
