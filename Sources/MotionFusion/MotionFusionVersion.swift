@@ -2,5 +2,5 @@
 @_documentation(visibility: public)
 public enum MotionFusionVersion {
     /// Semantic version of this release.
-    public static let string = "0.4.0"
+    public static let string = "0.5.0"
 }

@@ -125,6 +125,26 @@ struct MadgwickStreamsTests {
         }
     }
 
+    /// The example of the Performance article, as written there.
+    @Test func performanceArticleExample() async {
+        let recordings = (1...64).map { seed -> IMURecording in
+            var settings = SyntheticMotion.Settings()
+            settings.duration = 10
+            settings.seed = UInt64(seed)
+            return SyntheticMotion.generate(settings)
+        }
+        let samples = MultiStreamSamples<SIMD8<Float>>(recordings: recordings)
+        var engine = MadgwickStreams<SIMD8<Float>>(streamCount: recordings.count)
+        engine.process(samples)
+        let attitude = engine.quaternion(stream: 0)
+        var other = MadgwickStreams<SIMD8<Float>>(streamCount: recordings.count)
+        await other.process(samples, taskCount: 2)
+        #expect(other.quaternion(stream: 0) == attitude)
+        // The attitude (sensor → ENU) is the synthetic truth within Madgwick's accuracy here.
+        let truth = Quaternion<Float>(recordings[0].truth!.last!)
+        #expect(attitude.angle(to: truth) < 0.1)
+    }
+
     @Test func streamsEndWhereTheirLengthSays() {
         var samples = MultiStreamSamples<SIMD4<Double>>(streamCount: 2, stepCount: 3, hasMagnetometer: false)
         for s in 0..<2 {

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// `motion bench --json` is a contract that outside tools (scripts/compare_speed among them) read:
+/// a JSON array of objects with exactly the keys filter, scalar, mode, streams and nsPerSample.
+struct BenchCommandTests {
+    @Test func jsonOutputKeepsItsContract() throws {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let binary = folder.appendingPathComponent("motion").path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "the motion executable is built next to the tests: \(binary)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = [
+            "bench", "--json", "--duration", "5", "--min-time", "0.01", "--repeats", "1",
+            "--filter", "madgwick", "--filter", "inertial", "--streams", "1", "--streams", "20",
+            "--block-steps", "8", "--float-lanes", "8", "--double-lanes", "4",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let rows = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        // madgwick: 1 and 20 streams; inertial: 1 stream only (no engine); Float and Double, 6D and 9D.
+        #expect(rows.count == 12)
+        var seen = Set<String>()
+        for row in rows {
+            #expect(Set(row.keys) == ["filter", "scalar", "mode", "streams", "nsPerSample"])
+            let filter = try #require(row["filter"] as? String)
+            let scalar = try #require(row["scalar"] as? String)
+            let mode = try #require(row["mode"] as? String)
+            let streams = try #require(row["streams"] as? Int)
+            let ns = try #require(row["nsPerSample"] as? Double)
+            #expect(["madgwick", "inertial"].contains(filter))
+            #expect(["Float", "Double"].contains(scalar))
+            #expect(["6D", "9D"].contains(mode))
+            #expect(streams == 1 || (streams == 20 && filter == "madgwick"))
+            #expect(ns > 0 && ns < 100_000)
+            seen.insert("\(filter) \(scalar) \(mode) \(streams)")
+        }
+        #expect(seen.count == 12)
+    }
+}
