@@ -8,6 +8,28 @@ import Testing
 /// disturbances and bad input.
 @Suite("InertialFrameFilter")
 struct InertialFrameFilterTests {
+    /// The attitude read between correction steps (the cached output rotation) equals the one
+    /// composed from its parts, and changing the frame between updates takes effect at once.
+    @Test func cachedOutputRotationFollowsTheFrame() {
+        var settings = SyntheticMotion.Settings()
+        settings.duration = 8
+        let recording = SyntheticMotion.generate(settings)
+        var filter = InertialFrameFilter<Double>()
+        for i in 0..<recording.count {
+            let dt = i == 0 ? 0.01 : recording.timestamps[i] - recording.timestamps[i - 1]
+            filter.update(
+                gyroscope: recording.gyroscope[i], accelerometer: recording.accelerometer[i],
+                magnetometer: recording.magnetometer![i], dt: dt)
+        }
+        let enu = filter.quaternion
+        filter.settings.frame = .ned
+        let ned = filter.quaternion
+        // NED = fromNWU(NED) ⊗ fromNWU(ENU)* ⊗ ENU.
+        let expected = EarthFrame.ned.fromNWU() * EarthFrame.enu.fromNWU(Double.self).conjugate * enu
+        #expect(ned.angle(to: expected) < 1e-12)
+        #expect(abs(ned.length - 1) < 1e-12)
+    }
+
     static let degree = Double.pi / 180
 
     static func recording(

@@ -18,7 +18,7 @@
 /// where the paper has `2 b_x` — a factor-of-two slip that halves the magnetometer's reference field
 /// and so changes the balance between the accelerometer and magnetometer terms; this implementation
 /// does not copy it. It agrees sample by sample with the `ahrs` Python package, which follows the
-/// paper (see `Tests/MotionFusionTests/MadgwickReferenceTests.swift`).
+/// paper (see `Tests/MotionFusionTests/FilterReferenceTests.swift`).
 ///
 /// Deliberate difference from `ahrs`: a gyroscope reading of exactly zero is integrated (as zero
 /// rotation) and still corrected; `ahrs` returns the attitude unchanged for it.
@@ -165,7 +165,9 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
                 gz = x2 * f1 + y2 * f2
                 var error2 = (f1 * f1 + f2 * f2) + f3 * f3
                 let m2 = (m.x * m.x + m.y * m.y) + m.z * m.z
-                if m2.isNormal {
+                // Usable: a direction, and small enough (|m| below 4e9 in Float) that the rows
+                // below cannot overflow; an absurd field is skipped like a missing one.
+                if m2.isNormal && m2 <= Scalar.greatestFiniteMagnitude.squareRoot() {
                     usedMag = true
                     // Heading-only correction (eqs. 45–46) with the raw field m = |m| m̂: the reference
                     // field h = q ⊗ m̂ ⊗ q*, b = (√(h_x² + h_y²), 0, h_z), and the objective rows
@@ -236,7 +238,8 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
             gz = 0
         } else {
             let betaDt = settings.beta * dt
-            stepScale = ((n2 * (betaDt * betaDt)) / g2).squareRoot()
+            // (n2 < 4 and g2 normal keep the ratio finite.)
+            stepScale = betaDt * (n2 / g2).squareRoot()
             if settings.zeta > 0 {
                 // Gyroscope bias drift compensation (eqs. 47–48): ω_ε = 2 q* ⊗ ∇f/|∇f|, with
                 // q* = p*/|p| and ∇f/|∇f| = ∇f_s/|∇f_s|; the step integrates ω − b with the
@@ -245,7 +248,9 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
                 let ey = ((w * gy + x * gz) - y * gw) - z * gx
                 let ez = ((w * gz - x * gy) + y * gx) - z * gw
                 let k = 2 * settings.zeta * dt * (1 / (n2 * g2)).squareRoot()
-                bias = SIMD3(bias.x + ex * k, bias.y + ey * k, bias.z + ez * k)
+                if k.isFinite {
+                    bias = SIMD3(bias.x + ex * k, bias.y + ey * k, bias.z + ez * k)
+                }
                 rate = gyroscope - bias
             }
         }

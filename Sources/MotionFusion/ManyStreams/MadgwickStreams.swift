@@ -124,7 +124,8 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
     /// Runs the streams as ``process(_:)`` does, with the groups of lanes split over `taskCount`
     /// concurrent tasks (about one per core is best). Each task owns a contiguous range of groups,
     /// so the tasks share nothing but the read-only samples. With `taskCount == 1` this is
-    /// ``process(_:)``.
+    /// ``process(_:)``. Each call copies the state once per task (nothing per sample); ``process(_:)``
+    /// allocates nothing.
     ///
     /// - Precondition: `samples.streamCount == streamCount`, `taskCount ≥ 1`.
     @inlinable
@@ -162,18 +163,9 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
         let lanes = Lanes.scalarCount
         let groupCount = samples.groupCount
         let channels = samples.channelCount
-        // Per group: the shortest and longest stream; steps below the shortest need no length mask.
-        var shortest = [Int](repeating: .max, count: groupCount)
-        var longest = [Int](repeating: 0, count: groupCount)
-        for (s, length) in samples.lengths.enumerated() {
-            shortest[s / lanes] = min(shortest[s / lanes], length)
-            longest[s / lanes] = max(longest[s / lanes], length)
-        }
-        // Padding lanes (past the last stream) are never active.
-        var baseMask = [Mask](repeating: Mask(repeating: true), count: groupCount)
-        for s in streamCount..<(groupCount * lanes) {
-            baseMask[s / lanes][s % lanes] = false
-        }
+        // Steps below a group's shortest stream need no length mask (see MultiStreamSamples).
+        let shortest = samples.groupShortest
+        let longest = samples.groupLongest
         let settings = self.settings
         let nineD = samples.hasMagnetometer
         let stepCount = samples.stepCount
@@ -194,12 +186,10 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
                             }
                             continue
                         }
-                        var active = baseMask[g]
-                        if t >= shortest[g] {
-                            for l in 0..<lanes {
-                                let s = g * lanes + l
-                                active[l] = s < samples.streamCount && t < samples.lengths[s]
-                            }
+                        var active = Mask(repeating: true)
+                        for l in 0..<lanes {
+                            let s = g * lanes + l
+                            active[l] = s < samples.streamCount && t < samples.lengths[s]
                         }
                         if !state[g].allInitialized {
                             Self.initialize(&state[g], active: &active, sample, stride: groupCount, nineD: nineD)
@@ -295,7 +285,7 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
             gz = x2 * f1 + y2 * f2
             let mx = sample[7 &* stride], my = sample[8 &* stride], mz = sample[9 &* stride]
             let m2 = (mx * mx + my * my) + mz * mz
-            let magValid = accValid .& isNormal(m2)
+            let magValid = accValid .& isNormal(m2) .& Lanes.laneLessOrEqual(m2, Lanes(repeating: Scalar.greatestFiniteMagnitude.squareRoot()))
             let tx = y2 * mz - z2 * my
             let ty = z2 * mx - x2 * mz
             let tz = x2 * my - y2 * mx
@@ -340,14 +330,14 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
         gy = Lanes.select(corrects, gy, zero)
         gz = Lanes.select(corrects, gz, zero)
         let betaDt = settings.beta * dt
-        let stepScale = Lanes.select(corrects, ((n2 * (betaDt * betaDt)) / g2).laneSquareRoot(), zero)
+        let stepScale = Lanes.select(corrects, betaDt * (n2 / g2).laneSquareRoot(), zero)
         var rx = gyx - s.bx, ry = gyy - s.by, rz = gyz - s.bz
         if settings.zeta > 0 {
             let ex = ((w * gx - x * gw) - y * gz) + z * gy
             let ey = ((w * gy + x * gz) - y * gw) - z * gx
             let ez = ((w * gz - x * gy) + y * gx) - z * gw
             let k = 2 * settings.zeta * dt * (1 / (n2 * g2)).laneSquareRoot()
-            let update = corrects .& live
+            let update = corrects .& live .& Lanes.laneLessOrEqual(k, Lanes(repeating: .greatestFiniteMagnitude))
             s.bx = Lanes.select(update, s.bx + ex * k, s.bx)
             s.by = Lanes.select(update, s.by + ey * k, s.by)
             s.bz = Lanes.select(update, s.bz + ez * k, s.bz)

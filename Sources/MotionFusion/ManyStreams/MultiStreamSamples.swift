@@ -27,6 +27,10 @@ public struct MultiStreamSamples<Lanes: FusionLanes>: Sendable {
     @usableFromInline let channelCount: Int
     /// `[step][channel][group]`.
     @usableFromInline var storage: [Lanes]
+    /// Per group, the length of its shortest stream (0 when the group has padding lanes past the
+    /// last stream): below it every lane is active. And the length of its longest stream.
+    @usableFromInline var groupShortest: [Int]
+    @usableFromInline var groupLongest: [Int]
 
     /// Zeroed samples for `streamCount` streams of `stepCount` steps each (shorten streams with
     /// ``setLength(_:ofStream:)``).
@@ -41,6 +45,9 @@ public struct MultiStreamSamples<Lanes: FusionLanes>: Sendable {
         groupCount = (streamCount + Lanes.scalarCount - 1) / Lanes.scalarCount
         channelCount = hasMagnetometer ? 10 : 7
         storage = Array(repeating: Lanes(), count: stepCount * channelCount * groupCount)
+        groupShortest = Array(repeating: stepCount, count: groupCount)
+        groupLongest = Array(repeating: stepCount, count: groupCount)
+        if streamCount % Lanes.scalarCount != 0 { groupShortest[groupCount - 1] = 0 }
     }
 
     /// Samples from recordings, one stream each: `dt` is the difference of consecutive timestamps
@@ -54,7 +61,7 @@ public struct MultiStreamSamples<Lanes: FusionLanes>: Sendable {
         let magnetic = recordings.allSatisfy { $0.magnetometer != nil }
         self.init(streamCount: recordings.count, stepCount: steps, hasMagnetometer: magnetic)
         for (s, recording) in recordings.enumerated() {
-            lengths[s] = recording.count
+            setLength(recording.count, ofStream: s)
             for t in 0..<recording.count {
                 let dt = t == 0 ? 0 : recording.timestamps[t] - recording.timestamps[t - 1]
                 set(
@@ -104,6 +111,11 @@ public struct MultiStreamSamples<Lanes: FusionLanes>: Sendable {
         precondition(stream >= 0 && stream < streamCount, "stream out of range")
         precondition(length >= 0 && length <= stepCount, "length out of range")
         lengths[stream] = length
+        let group = stream / Lanes.scalarCount
+        let streams = (group * Lanes.scalarCount)..<min((group + 1) * Lanes.scalarCount, streamCount)
+        let padded = streams.count < Lanes.scalarCount
+        groupShortest[group] = padded ? 0 : streams.map { lengths[$0] }.min()!
+        groupLongest[group] = streams.map { lengths[$0] }.max()!
     }
 
     /// The sample of one stream at one step, as stored.

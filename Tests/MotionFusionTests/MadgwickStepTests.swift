@@ -1,0 +1,45 @@
+import MotionFusion
+import RealModule
+import Testing
+
+/// The fast Madgwick step's bookkeeping, checked against closed forms: the objective error it
+/// reports, and what it does with absurd but finite input.
+struct MadgwickStepTests {
+    /// Level attitude (identity, NWU), the accelerometer tilted by θ about x, the magnetometer turned
+    /// by ψ about z: the objective is f = (predicted up − â, predicted field − m̂), with
+    /// |f_up| = 2 sin(θ/2) and, since the reference field is taken from the measurement itself,
+    /// |f_field| = 2 cos(dip) sin(ψ/2).
+    @Test(arguments: [false, true])
+    func objectiveErrorIsTheObjectivesLength(magnetic: Bool) {
+        let theta = 0.3, psi = 0.5, dip = 1.1
+        var filter = MadgwickFilter<Double>(settings: .init(frame: .nwu))
+        filter.reset(to: .identity)
+        let acc = SIMD3(0, 9.81 * Double.sin(theta), 9.81 * Double.cos(theta))
+        let field = 48 * SIMD3(Double.cos(dip) * Double.cos(psi), Double.cos(dip) * Double.sin(psi), -Double.sin(dip))
+        filter.update(gyroscope: .zero, accelerometer: acc, magnetometer: magnetic ? field : nil, dt: 0.01)
+        let up = 2 * Double.sin(theta / 2)
+        let north = 2 * Double.cos(dip) * Double.sin(psi / 2)
+        let expected = magnetic ? (up * up + north * north).squareRoot() : up
+        #expect(abs(filter.objectiveError - expected) < 1e-12, "\(filter.objectiveError) vs \(expected)")
+        #expect(filter.usedAccelerometer && filter.usedMagnetometer == magnetic)
+    }
+
+    /// A finite but absurd magnetometer (beyond 4e9 in Float) is skipped like a missing one; an
+    /// absurd time step gives no NaN.
+    @Test func absurdFiniteInputGivesNoNaN() {
+        var filter = MadgwickFilter<Float>(settings: .init(zeta: 0.01))
+        filter.update(gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: SIMD3(20, 0, -40), dt: 0.01)
+        filter.update(
+            gyroscope: SIMD3(0.1, 0, 0), accelerometer: SIMD3(0.5, 0, 9.8), magnetometer: SIMD3(1e18, 3e18, -1e18),
+            dt: 0.01)
+        #expect(filter.usedAccelerometer && !filter.usedMagnetometer)
+        #expect(filter.objectiveError.isFinite)
+        for dt: Float in [1e10, 1e30, 3e38] {
+            filter.update(gyroscope: SIMD3(0.1, 0, 0), accelerometer: SIMD3(0.5, 0, 9.8), magnetometer: SIMD3(20, 0, -40), dt: dt)
+            let q = filter.quaternion
+            #expect(q.components.x.isFinite && q.components.y.isFinite && q.components.z.isFinite && q.components.w.isFinite)
+            #expect(abs(q.length - 1) < 1e-5)
+            #expect(filter.gyroscopeBias.x.isFinite && filter.gyroscopeBias.y.isFinite && filter.gyroscopeBias.z.isFinite)
+        }
+    }
+}
