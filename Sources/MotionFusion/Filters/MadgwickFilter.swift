@@ -165,9 +165,10 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
                 gz = x2 * f1 + y2 * f2
                 var error2 = (f1 * f1 + f2 * f2) + f3 * f3
                 let m2 = (m.x * m.x + m.y * m.y) + m.z * m.z
-                // Usable: a direction, and small enough (|m| below 4e9 in Float) that the rows
-                // below cannot overflow; an absurd field is skipped like a missing one.
-                if m2.isNormal && m2 <= Scalar.greatestFiniteMagnitude.squareRoot() {
+                // Usable: a direction, and |m|² ≤ 2⁶⁴ (|m| below 4.3e9, far beyond any
+                // magnetometer), so that the rows below cannot overflow even in Float; an absurd
+                // field is skipped like a missing one.
+                if m2.isNormal && m2 <= 0x1p64 {
                     usedMag = true
                     // Heading-only correction (eqs. 45–46) with the raw field m = |m| m̂: the reference
                     // field h = q ⊗ m̂ ⊗ q*, b = (√(h_x² + h_y²), 0, h_z), and the objective rows
@@ -238,7 +239,7 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
             gz = 0
         } else {
             let betaDt = settings.beta * dt
-            // (n2 < 4 and g2 normal keep the ratio finite.)
+            // (n2 < 4 and a normal g2 keep the root finite whatever Δt.)
             stepScale = betaDt * (n2 / g2).squareRoot()
             if settings.zeta > 0 {
                 // Gyroscope bias drift compensation (eqs. 47–48): ω_ε = 2 q* ⊗ ∇f/|∇f|, with

@@ -285,7 +285,7 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
             gz = x2 * f1 + y2 * f2
             let mx = sample[7 &* stride], my = sample[8 &* stride], mz = sample[9 &* stride]
             let m2 = (mx * mx + my * my) + mz * mz
-            let magValid = accValid .& isNormal(m2) .& Lanes.laneLessOrEqual(m2, Lanes(repeating: Scalar.greatestFiniteMagnitude.squareRoot()))
+            let magValid = accValid .& isNormal(m2) .& Lanes.laneLessOrEqual(m2, Lanes(repeating: 0x1p64))
             let tx = y2 * mz - z2 * my
             let ty = z2 * mx - x2 * mz
             let tz = x2 * my - y2 * mx
