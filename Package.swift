@@ -48,3 +48,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Fuzz targets (libFuzzer), only when MOTIONFUSION_FUZZ is set: scripts/fuzz builds them with
+// `-sanitize=fuzzer,address -parse-as-library` (libFuzzer supplies `main`) and runs each one.
+if Context.environment["MOTIONFUSION_FUZZ"] != nil {
+    for name in ["FuzzCSV", "FuzzIIO", "FuzzFilters"] {
+        package.targets.append(
+            .executableTarget(name: name, dependencies: ["MotionFusion"], path: "Tests/Fuzz/\(name)"))
+    }
+}

@@ -43,3 +43,42 @@ struct MadgwickStepTests {
         }
     }
 }
+
+/// Regressions found by fuzzing (scripts/fuzz).
+struct FuzzRegressionTests {
+    /// Nearly opposite vectors whose cross product's squared length is subnormal in Float: the
+    /// shortest-arc rotation must still be a unit quaternion that takes one to the other.
+    @Test func shortestArcBetweenNearlyOppositeFloatVectors() throws {
+        let from = SIMD3<Float>(-6.6e-23, 4e-30, -1)
+        let q = try Quaternion.rotation(from: from, to: SIMD3(0, 0, 1))
+        #expect(abs(q.length - 1) < 1e-6, "length \(q.length)")
+        let turned = q.act(on: from)
+        #expect(abs(turned.z - 1) < 1e-6 && abs(turned.x) < 1e-6 && abs(turned.y) < 1e-6)
+    }
+
+    /// The fuzzer's input: a Mahony filter initialized from an accelerometer pointing almost exactly
+    /// down (and an absurd but finite gyroscope sample) must report a unit attitude.
+    @Test func mahonyInitializedUpsideDownHasAUnitAttitude() {
+        var filter = MahonyFilter<Float>()
+        filter.update(
+            gyroscope: SIMD3(8.796_129_7e12, 7.746_321_3e31, -249_992_992),
+            accelerometer: SIMD3(-2.842_240_4e-14, 1.695_571e-43, -431_595_520),
+            magnetometer: SIMD3(-431_602_144, 1.767_842_1e12, 2.567_297e29), dt: 1.210_845_4e-32)
+        #expect(filter.isInitialized)
+        #expect(abs(filter.quaternion.length - 1) < 1e-5, "length \(filter.quaternion.length)")
+    }
+
+    /// The fuzzer's second input: an accelerometer pointing down with a subnormal sideways component
+    /// made sin(half)/|axis| overflow and the initial attitude NaN.
+    @Test func initializingFromASubnormalTiltGivesNoNaN() throws {
+        let q = try Quaternion.rotation(from: SIMD3<Float>(0, 2.350_988_7e-38, -128.694_1), to: SIMD3(0, 0, 1))
+        #expect(q.components.x.isFinite && q.components.y.isFinite && q.components.z.isFinite && q.components.w.isFinite)
+        #expect(abs(q.length - 1) < 1e-6)
+        var filter = MahonyFilter<Float>()
+        filter.update(
+            gyroscope: SIMD3(9.194_34e-41, 0, 0), accelerometer: SIMD3(0, 2.350_988_7e-38, -128.694_1),
+            magnetometer: SIMD3(0, 4.303_041e21, 1.881_399_7e-20), dt: 5.127_393e34)
+        #expect(filter.isInitialized)
+        #expect(!filter.quaternion.w.isNaN && abs(filter.quaternion.length - 1) < 1e-5)
+    }
+}

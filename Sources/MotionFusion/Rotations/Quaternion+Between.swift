@@ -29,10 +29,14 @@ extension Quaternion {
             // a × b is perpendicular to a in exact arithmetic; for nearly opposite vectors its rounding
             // error is as large as itself, so project the rounding out again.
             let axis = cross - a * a.dotProduct(cross)
-            let axisLength = axis.lengthOfVector
-            if axisLength > 0 {
-                let half = Scalar.atan2(y: cross.lengthOfVector, x: cosine) / 2
-                return Quaternion(real: Scalar.cos(half), imaginary: axis * (Scalar.sin(half) / axisLength))
+            // Scaled lengths: for nearly opposite vectors the cross product can be so small that its
+            // squared length is subnormal (in Float from about 1e-19), where a plain sum of squares
+            // loses its precision and the quaternion its unit length (found by fuzzing).
+            // The axis is normalized on its own (sin(half)/|axis| can overflow when |axis| is
+            // subnormal, which gave NaN; also found by fuzzing).
+            if let unitAxis = ScaledLength.direction(axis) {
+                let half = Scalar.atan2(y: ScaledLength.length(cross), x: cosine) / 2
+                return Quaternion(real: Scalar.cos(half), imaginary: unitAxis * Scalar.sin(half))
             }
         }
         if cosine > 0 { return .identity }
