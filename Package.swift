@@ -52,8 +52,9 @@ let package = Package(
 // Fuzz targets (libFuzzer), only when MOTIONFUSION_FUZZ is set: scripts/fuzz builds them with
 // `-sanitize=fuzzer,address -parse-as-library` (libFuzzer supplies `main`) and runs each one.
 if Context.environment["MOTIONFUSION_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/FuzzDriver"))
     for name in ["FuzzCSV", "FuzzIIO", "FuzzFilters"] {
         package.targets.append(
-            .executableTarget(name: name, dependencies: ["MotionFusion"], path: "Tests/Fuzz/\(name)"))
+            .executableTarget(name: name, dependencies: ["MotionFusion", "FuzzDriver"], path: "Tests/Fuzz/\(name)"))
     }
 }

@@ -2,6 +2,7 @@
 // Built and run by scripts/fuzz. Any input must give rows or a typed CSVError, never a crash; every
 // row it returns must have a finite timestamp.
 import Foundation
+import FuzzDriver
 import MotionFusion
 
 let path = FileManager.default.temporaryDirectory.appendingPathComponent("motionfusion-fuzz-csv-\(getpid()).csv").path
@@ -25,18 +26,7 @@ public func fuzzCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target's entry point as `<Target>_main`; libFuzzer's driver is called
-// from it (its own `main` is then not linked).
-@_silgen_name("LLVMFuzzerRunDriver")
-func runDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzCSV_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    var count = argc
-    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return runDriver(&count, &arguments, fuzzCSV)
+    runFuzzer(argc, argv, fuzzCSV)
 }

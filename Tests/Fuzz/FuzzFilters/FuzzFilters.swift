@@ -2,6 +2,7 @@
 // steps. The input is read as a sequence of Float samples (gyroscope, accelerometer, magnetometer,
 // Δt or timestamp); whatever they are — NaN, infinity, zero, subnormal, huge — the attitude must stay
 // a unit quaternion without NaN once the filter is initialized.
+import FuzzDriver
 import MotionFusion
 
 @inline(__always)
@@ -48,18 +49,7 @@ public func fuzzFilters(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target's entry point as `<Target>_main`; libFuzzer's driver is called
-// from it (its own `main` is then not linked).
-@_silgen_name("LLVMFuzzerRunDriver")
-func runDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzFilters_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    var count = argc
-    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return runDriver(&count, &arguments, fuzzFilters)
+    runFuzzer(argc, argv, fuzzFilters)
 }

@@ -2,6 +2,7 @@
 // 0xFF bytes into the contents of the device's files (name, raw values, scales, offsets, sampling
 // frequency); reading must give finite values or a typed IIOError, never a crash.
 import Foundation
+import FuzzDriver
 import MotionFusion
 
 let root = FileManager.default.temporaryDirectory.appendingPathComponent("motionfusion-fuzz-iio-\(getpid())").path
@@ -36,18 +37,7 @@ public func fuzzIIO(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target's entry point as `<Target>_main`; libFuzzer's driver is called
-// from it (its own `main` is then not linked).
-@_silgen_name("LLVMFuzzerRunDriver")
-func runDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzIIO_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    var count = argc
-    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return runDriver(&count, &arguments, fuzzIIO)
+    runFuzzer(argc, argv, fuzzIIO)
 }
