@@ -37,6 +37,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Long runs of the filters and the motion manager (scripts/long-run); not a unit test.
+        .executableTarget(
+            name: "LongRun",
+            dependencies: [
+                "MotionFusion",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/LongRun"
+        ),
         .testTarget(
             name: "MotionFusionTests",
             dependencies: [

@@ -27,7 +27,8 @@ struct MotionManagerTests {
 
     @Test func intervalsDecimateAndHandlersRunOnTheirQueue() throws {
         let recording = Self.gestures()
-        let manager = MotionManager(source: RecordingSource(recording))
+        let source = GatedSource(recording)  // both services start before the first sample
+        let manager = MotionManager(source: source)
         manager.accelerometerUpdateInterval = 0.05  // 20 Hz from a 100 Hz source
         manager.gyroUpdateInterval = 0
         let queue = DispatchQueue(label: "test")
@@ -38,6 +39,7 @@ struct MotionManagerTests {
             #expect(error == nil)
         }
         manager.startGyroUpdates(to: queue) { data, _ in if data != nil { gyroCount.withLock { $0 += 1 } } }
+        source.open()
         manager.waitUntilFinished()
         queue.sync {}
         let delivered = accelerations.withLock { $0 }

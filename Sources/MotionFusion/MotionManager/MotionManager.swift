@@ -37,8 +37,18 @@ public struct MagnetometerData: Sendable, Hashable {
 /// ends (streams then finish). A source error ends the run: ``error`` holds it, handlers receive it.
 /// Timestamps are the source's. Thread safety: every method may be called from any thread.
 public final class MotionManager: @unchecked Sendable {
-    // @unchecked Sendable: every mutable stored property below is read and written only while
-    // holding `lock`, except `source`, which only the worker thread touches after `init`.
+    // @unchecked Sendable, and why it is sound:
+    // - Every `var` stored property below (the four services, `processor`, `recorder`, `running`,
+    //   `workerAlive`, `ended`, `samples`, `sourceError`) is read and written only inside `lock`
+    //   (`locked { }`, or `lock.lock()`…`unlock()` in `start` and `run`).
+    // - The `let`s are immutable after `init`; `lock` and `finished` are thread-safe by design.
+    // - `source` is not Sendable, and only the worker thread calls it (`next()` in `run`). At most
+    //   one worker exists: `start` launches one only when `workerAlive` is false and sets it in the
+    //   same critical section, and the worker clears it in the critical section it returns from.
+    //   The thread launch orders `init`'s writes before the worker's reads.
+    // - Handlers and stream continuations are @Sendable / Sendable and are called with values
+    //   (Sendable structs), never with the manager's state.
+    // `scripts/tsan` runs the stress test MotionManagerStressTests under the thread sanitizer.
 
     private struct Service<Value: Sendable> {
         var active = false

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import MotionFusion
+
+/// The motion manager's push and pull paths hammered from many threads at once: services started and
+/// stopped, streams opened and abandoned, intervals changed, properties polled, a recorder attached
+/// and detached, while two steady consumers must still receive every sample in order.
+/// `scripts/tsan` runs this suite under the thread sanitizer (`--sanitize=thread`); CI runs it as a
+/// plain test.
+@Suite("Motion manager under concurrent use")
+struct MotionManagerStressTests {
+    @Test func pushAndPullFromManyThreadsLoseNothing() async throws {
+        var settings = SyntheticMotion.Settings()
+        settings.sampleRate = 1000
+        settings.duration = 20  // 20,000 samples
+        let recording = SyntheticMotion.generate(settings)
+        let source = GatedSource(recording)
+        let manager = MotionManager(source: source)
+
+        // Steady consumers: device motion through a handler, the magnetometer through a stream.
+        let motionQueue = DispatchQueue(label: "steady device motion")
+        let motionTimestamps = Mutex<[Double]>([])
+        manager.deviceMotionUpdateInterval = 0
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: motionQueue) { motion, _ in
+            if let motion { motionTimestamps.withLock { $0.append(motion.timestamp) } }
+        }
+        let magnetometerStream = manager.magnetometerUpdates()
+        let magnetometerTask = Task {
+            var timestamps: [Double] = []
+            for await data in magnetometerStream { timestamps.append(data.timestamp) }
+            return timestamps
+        }
+
+        let done = Mutex(false)
+        let pulls = Mutex(0)
+        let abandonedStreams = Mutex(0)
+        let pulledBackInTime = Mutex(false)
+        let recorderPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("motionfusion-stress-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: recorderPath) }
+        let recorder = try MotionRecorder(path: recorderPath, syncInterval: 0)
+        let churnQueue = DispatchQueue(label: "churn handlers", attributes: .concurrent)
+
+        let threads: [@Sendable () -> Void] = [
+            {  // start and stop the accelerometer's handler, with changing intervals
+                var k = 0
+                while !done.withLock({ $0 }) {
+                    manager.accelerometerUpdateInterval = [0, 0.001, 0.01, 0.1][k % 4]
+                    manager.startAccelerometerUpdates(to: churnQueue) { _, _ in }
+                    manager.stopAccelerometerUpdates()
+                    k += 1
+                }
+            },
+            {  // open gyroscope streams, read a few samples, abandon them
+                while !done.withLock({ $0 }) {
+                    let stream = manager.gyroUpdates()
+                    let taken = DispatchSemaphore(value: 0)
+                    Task {
+                        var n = 0
+                        for await _ in stream {
+                            n += 1
+                            if n == 5 { break }  // the stream is cancelled: its termination handler runs
+                        }
+                        taken.signal()
+                    }
+                    _ = taken.wait(timeout: .now() + .milliseconds(50))
+                    manager.stopGyroUpdates()
+                    abandonedStreams.withLock { $0 += 1 }
+                }
+            },
+            {  // poll every property (pull)
+                var lastMotion = -Double.infinity
+                while !done.withLock({ $0 }) {
+                    if let motion = manager.deviceMotion {
+                        // Pulled values never go back in time.
+                        if motion.timestamp < lastMotion { pulledBackInTime.withLock { $0 = true } }
+                        lastMotion = motion.timestamp
+                    }
+                    _ = manager.accelerometerData
+                    _ = manager.gyroData
+                    _ = manager.magnetometerData
+                    _ = manager.isAccelerometerActive || manager.isGyroActive || manager.isMagnetometerActive
+                    _ = manager.sampleCount
+                    _ = manager.error
+                    pulls.withLock { $0 += 1 }
+                }
+            },
+            {  // attach and detach the recorder
+                while !done.withLock({ $0 }) {
+                    manager.startRecording(to: recorder)
+                    Thread.sleep(forTimeInterval: 0.0005)
+                    manager.stopRecording()
+                }
+            },
+        ]
+        let finished = DispatchGroup()
+        for body in threads {
+            finished.enter()
+            Thread {
+                body()
+                finished.leave()
+            }.start()
+        }
+        source.open()
+        let magnetometerTimestamps = await magnetometerTask.value  // the source has ended
+        manager.waitUntilFinished()
+        done.withLock { $0 = true }
+        finished.wait()
+        motionQueue.sync {}
+
+        #expect(manager.hasEnded && manager.error == nil)
+        #expect(manager.sampleCount == recording.count)
+        let motionTimes = motionTimestamps.withLock { $0 }
+        #expect(motionTimes == recording.timestamps, "device motion: \(motionTimes.count) of \(recording.count)")
+        #expect(magnetometerTimestamps == recording.timestamps, "magnetometer: \(magnetometerTimestamps.count) of \(recording.count)")
+        #expect(!pulledBackInTime.withLock { $0 })
+        #expect(pulls.withLock { $0 } > 0 && abandonedStreams.withLock { $0 } > 0)
+        // What the recorder got while attached: whole lines, each a sample of the recording, in order.
+        let recorded = try MotionRecorder.read(path: recorderPath)
+        let times = recorded.map(\.timestamp)
+        #expect(times == times.sorted() && Set(times).isSubset(of: Set(recording.timestamps)))
+    }
+}
