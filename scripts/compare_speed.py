@@ -40,6 +40,12 @@ What is timed:
   constructor estimates roll/pitch(/yaw) from the accelerometer (and magnetometer) vectorised over the
   arrays and then blends them with the integrated gyroscope in a Python loop (in 6D only roll and
   pitch). SI units (ahrs normalises the accelerometer and magnetometer itself).
+- The classic Madgwick step in C (``scripts/classic_madgwick.c``, written for this project from the
+  2010 report's equations: gradient of the gravity (and earth-field) objective, normalized, Euler
+  integration, normalization every step, ``1/sqrt``), in float and double, built here with ``gcc -O3
+  -march=native``, on the whole recording, single stream; and gyroscope integration alone in C (a
+  quaternion product and a normalization per step: the floor of any single-stream filter). The
+  classic rows are compared with our madgwick; skipped when there is no C compiler.
 - The Python loops dominate those times. So the script also times the same loops with the update
   replaced by a C call that does nothing with its arguments (``itertools.chain(...)`` with the same
   number of arguments, which only stores them) and reports, for the imufusion, Madgwick and Mahony
@@ -286,6 +292,50 @@ def run_peers(args, ts, gyr, acc, mag):
     return methods
 
 
+def run_classic_c(args, ts, gyr, acc, mag):
+    """The classic Madgwick step and bare gyroscope integration in C (scripts/classic_madgwick.c),
+    built with gcc -O3 -march=native, on the same samples; [] when no C compiler is found."""
+    import shutil
+    import struct
+
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        print("compare_speed: no C compiler: the classic C Madgwick rows are skipped", file=sys.stderr)
+        return []
+    n = len(gyr)
+    rows = np.hstack([gyr, acc, mag if mag is not None else np.zeros_like(gyr)]).astype("<f8")
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = Path(tmp) / "classic_madgwick"
+        samples = Path(tmp) / "samples.bin"
+        subprocess.run([compiler, "-O3", "-march=native", "-o", str(binary),
+                        str(ROOT / "scripts" / "classic_madgwick.c"), "-lm"], check=True)
+        samples.write_bytes(struct.pack("<qd", n, ts) + rows.tobytes())
+        result = subprocess.run([str(binary), str(samples), str(args.repeats)],
+                                capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f"classic_madgwick failed:\n{result.stderr}")
+    cases: dict = {}
+    for line in result.stdout.split("\n"):
+        if line.strip():
+            case, mode, scalar, ns = line.split()
+            cases[(case, mode, scalar)] = float(ns)
+    methods = []
+    for scalar in ("float", "double"):
+        method = Method(f"C-madgwick-{scalar}", f"classic Madgwick in C, {scalar} (gcc -O3 -march=native)",
+                        "peer", "madgwick", n)
+        for mode in MODES:
+            if mode == "6D" or mag is not None:
+                method.ns[mode] = cases[("classic-madgwick", mode, scalar)]
+        methods.append(method)
+    for scalar in ("float", "double"):
+        method = Method(f"C-integration-{scalar}",
+                        f"gyroscope integration alone in C, {scalar} (the floor of one stream)", "reference",
+                        None, n)
+        method.ns["6D"] = cases[("gyro-integration", "-", scalar)]
+        methods.append(method)
+    return methods
+
+
 def run_ours(args, motion: Path, t, gyr, acc, mag):
     with tempfile.TemporaryDirectory() as tmp:
         csv = Path(tmp) / "input.csv"
@@ -500,7 +550,7 @@ def main() -> int:
     single, many = run_ours(args, motion, t, gyr, acc, mag)
     if not single:
         fail("motion bench printed no single-stream rows")
-    methods = run_peers(args, ts, gyr, acc, mag)
+    methods = run_classic_c(args, ts, gyr, acc, mag) + run_peers(args, ts, gyr, acc, mag)
     ours, lookup = ours_methods(single, len(t))
     timing, ratio, many_table = build_tables(methods, ours, lookup, many, modes, python_samples, len(t))
 

@@ -46,18 +46,27 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         set { state.q = newValue }
     }
     @inlinable var initialized: Bool { state.initialized }
-    @usableFromInline var lastTilt: Scalar
+    // The tilt error before the last correction as sin²θ and cos θ (the angle is computed when read).
+    @usableFromInline var lastTiltSquaredSine: Scalar
+    @usableFromInline var lastTiltCosine: Scalar
     @usableFromInline var lastHeading: Scalar
-    // The gains k = 1 − e^(−Δt/τ) for the last (Δt, τ_a, τ_m): recomputed only when one changes.
-    @usableFromInline var gainKey: SIMD3<Scalar> = SIMD3(repeating: .nan)
+    // The gains k = 1 − e^(−Δt/τ) (τ_a, τ_m) and the tilt correction's series coefficients, for the
+    // time constants `gainKey` and the step `gainStep`. A step within 1 ppm of `gainStep` reuses
+    // them (timestamps' rounding makes consecutive steps differ in their last bits).
+    @usableFromInline var gainKey: SIMD2<Scalar> = SIMD2(repeating: .nan)
+    @usableFromInline var gainStep: Scalar = .nan
     @usableFromInline var gains: SIMD2<Scalar> = .zero
+    /// `a₀ … a₇` and `b₁ … b₇` (then 0) of ``fractionalRotation(sineSquared:)``.
+    @usableFromInline var sineCoefficients: SIMD8<Scalar> = .zero
+    @usableFromInline var cosineCoefficients: SIMD8<Scalar> = .zero
 
     /// A filter that initializes itself from its first usable accelerometer sample.
     @inlinable
     public init(settings: Settings = Settings()) {
         self.settings = settings
         state = NWUAttitudeState()
-        lastTilt = 0
+        lastTiltSquaredSine = 0
+        lastTiltCosine = 1
         lastHeading = 0
     }
 
@@ -70,7 +79,9 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable public var gyroscopeBias: SIMD3<Scalar> { .zero }
     @inlinable public var isInitialized: Bool { initialized }
     /// The tilt error (rad) between the accelerometer and the attitude before the last correction.
-    @inlinable public var tiltError: Scalar { lastTilt }
+    @inlinable public var tiltError: Scalar {
+        lastTiltSquaredSine > 0 ? Scalar.atan2(y: lastTiltSquaredSine.squareRoot(), x: lastTiltCosine) : 0
+    }
     /// The heading error ψ (rad, positive when the field points west of north) before the last
     /// correction; 0 in 6D steps.
     @inlinable public var headingError: Scalar { lastHeading }
@@ -96,52 +107,196 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
             initialize(accelerometer: accelerometer, magnetometer: magnetometer)
             return
         }
-        lastTilt = 0
+        lastTiltSquaredSine = 0
+        lastTiltCosine = 1
         lastHeading = 0
         guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
-        // The attitude is normalized once, at the end: between the three rotations it stays unit
-        // to within a few ulps, and the arctangents below do not depend on its length.
-        var p = q * Self.exponential(halfRotation: gyroscope * (dt / 2))
-        guard let a = SensorCheck.direction(accelerometer) else {
-            q = p.normalized()
-            return
+        refreshGains(dt: dt)
+        if let p = fastTiltStep(gyroscope: gyroscope, accelerometer: accelerometer, dt: dt) {
+            headingStep(p, magnetometer: magnetometer, dt: dt)
+        } else {
+            generalStep(gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer, dt: dt)
         }
+    }
 
-        let key = SIMD3(dt, settings.accelerometerTimeConstant, settings.magnetometerTimeConstant)
-        if key != gainKey {
-            gainKey = key
-            gains = SIMD2(
-                -Scalar.expMinusOne(-dt / settings.accelerometerTimeConstant),
-                -Scalar.expMinusOne(-dt / settings.magnetometerTimeConstant))
-        }
-        let g = p.act(on: a)
-        // Rotation taking g to up: axis g × up = (g_y, −g_x, 0), angle atan2(|g × up|, g_z); the
-        // fraction k_a of it is the rotation vector axis × (k_a angle / |axis|).
-        let s2 = g.x * g.x + g.y * g.y
-        let (tilt, ratio) = Self.angleAndRatio(sineSquared: s2, cosine: g.z)
-        lastTilt = tilt
-        if s2 > 0 {
-            let half = gains.x * ratio / 2
-            p = Self.exponential(halfRotation: SIMD3(g.y * half, -g.x * half, 0)) * p
-        }
+    /// Steps 1 and 2 for the usual case, written out in scalars: a rotation of less than 0.1 rad
+    /// in the step, a usable accelerometer and a tilt error below 5.7° (`sin²θ ≤ 0.01`). Returns the
+    /// attitude after the tilt correction, or nil (having changed nothing) when a condition fails.
+    ///
+    /// The step is arranged so that little of it waits for the previous attitude (a step can only
+    /// start when the previous one is done): the gyroscope's rotation `e`, the accelerometer's
+    /// direction turned by it (`a₁ = e â e*`) and the gain depend on this sample alone. What
+    /// remains on that chain is the measured up direction in the earth frame `g = q a₁ q*`, two
+    /// series in `sin²θ` and one quaternion product. Instead of a normalization, the step
+    /// multiplies by one Newton step toward unit length, `(3 − |q|²)/2`: every rotation here is unit
+    /// to within rounding, so |q| stays within a few ulps of 1.
+    @inlinable @inline(__always)
+    mutating func fastTiltStep(
+        gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, dt: Scalar
+    ) -> Quaternion<Scalar>? {
+        let half = dt / 2
+        let vx = gyroscope.x * half, vy = gyroscope.y * half, vz = gyroscope.z * half
+        let t2 = (vx * vx + vy * vy) + vz * vz
+        let an2 = (accelerometer.x * accelerometer.x + accelerometer.y * accelerometer.y)
+            + accelerometer.z * accelerometer.z
+        guard t2 < 0.0025, an2.isNormal else { return nil }
+        // e = exp(v) by its series (see exponential(halfRotation:)).
+        let c3: Scalar = 1 - t2 * (1 / 56 as Scalar)
+        let c2: Scalar = 1 - t2 * (1 / 30 as Scalar) * c3
+        let c1: Scalar = 1 - t2 * (1 / 12 as Scalar) * c2
+        let ew: Scalar = 1 - t2 * (1 / 2 as Scalar) * c1
+        let k3: Scalar = 1 - t2 * (1 / 72 as Scalar)
+        let k2: Scalar = 1 - t2 * (1 / 42 as Scalar) * k3
+        let k1: Scalar = 1 - t2 * (1 / 20 as Scalar) * k2
+        let k: Scalar = 1 - t2 * (1 / 6 as Scalar) * k1
+        let ex = vx * k, ey = vy * k, ez = vz * k
+        // â and a₁ = e â e* = â + e_w t + e_v × t with t = 2 e_v × â.
+        let ra = 1 / an2.squareRoot()
+        let ax = accelerometer.x * ra, ay = accelerometer.y * ra, az = accelerometer.z * ra
+        let tx = 2 * (ey * az - ez * ay), ty = 2 * (ez * ax - ex * az), tz = 2 * (ex * ay - ey * ax)
+        let a1x = ax + (ew * tx + (ey * tz - ez * ty))
+        let a1y = ay + (ew * ty + (ez * tx - ex * tz))
+        let a1z = az + (ew * tz + (ex * ty - ey * tx))
+        // g = q a₁ q*.
+        let w = q.w, x = q.x, y = q.y, z = q.z
+        let ux = 2 * (y * a1z - z * a1y), uy = 2 * (z * a1x - x * a1z), uz = 2 * (x * a1y - y * a1x)
+        let gx = a1x + (w * ux + (y * uz - z * uy))
+        let gy = a1y + (w * uy + (z * ux - x * uz))
+        let gz = a1z + (w * uz + (x * uy - y * ux))
+        let s2 = gx * gx + gy * gy
+        guard gz > 0 && s2 <= 0.01 else { return nil }
+        // p = q ⊗ e, times the Newton factor.
+        let f = (3 - ((w * w + x * x) + (y * y + z * z))) * (1 / 2 as Scalar)
+        let fw = ew * f, fx = ex * f, fy = ey * f, fz = ez * f
+        let pw = (w * fw - x * fx) - (y * fy + z * fz)
+        let px = (w * fx + x * fw) + (y * fz - z * fy)
+        let py = (w * fy - x * fz) + (y * fw + z * fx)
+        let pz = (w * fz + x * fy) + (z * fw - y * fx)
+        // The tilt correction c = (cos(k_a θ/2), sin(k_a θ/2)/s · (g_y, −g_x, 0)), then c ⊗ p, as
+        // cos · p + sin · d with d = (g_y, −g_x, 0) ⊗ p / s · s, which does not wait for the series.
+        let dw = gy * px - gx * py, dx = gy * pw - gx * pz
+        let dy = -(gx * pw + gy * pz), dz = gy * py + gx * px
+        let (sine, cosine) = fractionalRotation(sineSquared: s2)
+        lastTiltSquaredSine = s2
+        lastTiltCosine = gz
+        return Quaternion(
+            w: cosine * pw - sine * dw, x: cosine * px + sine * dx,
+            y: cosine * py + sine * dy, z: cosine * pz + sine * dz)
+    }
+
+    /// Step 3, the heading correction, after the tilt correction gave `p`; stores the attitude.
+    @inlinable @inline(__always)
+    mutating func headingStep(_ p: Quaternion<Scalar>, magnetometer: SIMD3<Scalar>?, dt: Scalar) {
         guard let magnetometer, let m = SensorCheck.direction(magnetometer) else {
-            q = p.normalized()
+            q = p
             return
         }
         let h = p.act(on: m)
         guard (h.x * h.x + h.y * h.y).isNormal else {  // field vertical: no heading
-            q = p.normalized()
+            q = p
             return
         }
         let psi = Self.arctangent(h.y, h.x)
         lastHeading = psi
-        p = Self.exponential(halfRotation: SIMD3(0, 0, -gains.y * psi / 2)) * p
-        q = p.normalized()
+        q = Self.exponential(halfRotation: SIMD3(0, 0, -gains.y * psi / 2)) * p
     }
 
-    /// `exp` of a pure quaternion with vector part `v`, `(cos|v|, sin|v| v/|v|)`: the rotation by the
-    /// rotation vector `2v`. For |v| < 0.05 by Taylor series to the ninth power, whose truncation
-    /// error (below 3e-20) is under `Double`'s rounding; beyond, by ``Quaternion/init(rotationVector:)``.
+    /// The whole step for every case (large rotations or tilt errors, no usable accelerometer).
+    @inlinable
+    mutating func generalStep(
+        gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?, dt: Scalar
+    ) {
+        let e = Self.exponential(halfRotation: gyroscope * (dt / 2))
+        var p = q * (e * ((3 - q.lengthSquared) / 2))
+        guard let a = SensorCheck.direction(accelerometer) else {
+            q = p
+            return
+        }
+        let g = p.act(on: a)
+        let s2 = g.x * g.x + g.y * g.y
+        lastTiltSquaredSine = s2
+        lastTiltCosine = g.z
+        if s2 > 0 {
+            let (tilt, ratio) = Self.angleAndRatio(sineSquared: s2, cosine: g.z)
+            _ = tilt
+            let half = gains.x * ratio / 2
+            p = Self.exponential(halfRotation: SIMD3(g.y * half, -g.x * half, 0)) * p
+        }
+        headingStep(p, magnetometer: magnetometer, dt: dt)
+    }
+
+    /// The fraction `1 − e^(−x)` of a correction for `x = Δt/τ`: for x ≤ 1/16 by its series to
+    /// x¹⁰ (truncation below 3e-19 relative, no call into `libm`), beyond by `expm1`.
+    @inlinable @inline(__always)
+    static func gain(_ x: Scalar) -> Scalar {
+        if x >= 0 && x <= 0.0625 {
+            let c8: Scalar = 1 - x * (1 / 10 as Scalar)
+            let c7: Scalar = 1 - x * (1 / 9 as Scalar) * c8
+            let c6: Scalar = 1 - x * (1 / 8 as Scalar) * c7
+            let c5: Scalar = 1 - x * (1 / 7 as Scalar) * c6
+            let c4: Scalar = 1 - x * (1 / 6 as Scalar) * c5
+            let c3: Scalar = 1 - x * (1 / 5 as Scalar) * c4
+            let c2: Scalar = 1 - x * (1 / 4 as Scalar) * c3
+            let c1: Scalar = 1 - x * (1 / 3 as Scalar) * c2
+            return x * (1 - x * (1 / 2 as Scalar) * c1)
+        }
+        return -Scalar.expMinusOne(-x)
+    }
+
+    /// Recomputes the gains and the tilt series' coefficients when the time constants change or
+    /// the step differs from the one they were computed for by more than 1 ppm.
+    @inlinable @inline(__always)
+    mutating func refreshGains(dt: Scalar) {
+        let timeConstants = SIMD2(settings.accelerometerTimeConstant, settings.magnetometerTimeConstant)
+        guard timeConstants != gainKey || !(abs(dt - gainStep) <= gainStep * (1 / 1_000_000 as Scalar)) else { return }
+        gainKey = timeConstants
+        gainStep = dt
+        gains = SIMD2(Self.gain(dt / timeConstants.x), Self.gain(dt / timeConstants.y))
+        // The series of fractionalRotation(sineSquared:) for k = k_a, h = k/2, u = h²/4:
+        // a_{n+1} = a_n ((n + ½)² − u) / ((n + 3/2)(n + 1)), a₀ = h;
+        // b_{n+1} = b_n (n² − u) / ((n + ½)(n + 1)), b₀ = 1.
+        let k = gains.x
+        let u = k * k * (1 / 16 as Scalar)
+        var a = SIMD8<Scalar>(repeating: 0)
+        var b = SIMD8<Scalar>(repeating: 0)
+        var an = k / 2
+        var bn: Scalar = 1
+        for n in 0..<8 {
+            a[n] = an
+            let m = Scalar(n)
+            let mHalf: Scalar = m + (1 / 2 as Scalar)
+            let aFactor: Scalar = (mHalf * mHalf - u) / ((mHalf + 1) * (m + 1))
+            let bFactor: Scalar = (m * m - u) / (mHalf * (m + 1))
+            an *= aFactor
+            bn *= bFactor
+            b[n] = bn
+        }
+        sineCoefficients = a
+        b[7] = 0
+        cosineCoefficients = b
+    }
+
+    /// `(sin(k θ / 2) / sin θ, cos(k θ / 2))` for `θ = asin(√x)`, `x = sin²θ ≤ 0.01`, and the fraction
+    /// `k = k_a`: the hypergeometric series `sin(h asin s) = h s ₂F₁((1+h)/2, (1−h)/2; 3/2; s²)` and
+    /// `cos(h asin s) = ₂F₁(−h/2, h/2; 1/2; s²)` with `h = k/2`, to `x⁷` (the next terms are below
+    /// 2e-18 relative for 0 ≤ k ≤ 1: `a₈/a₀ < 0.014`), evaluated as trees (Estrin), so that three
+    /// multiply-adds and two squarings are on the step's chain. The coefficients depend on `k` alone (``refreshGains(dt:)``).
+    @inlinable @inline(__always)
+    func fractionalRotation(sineSquared x: Scalar) -> (sine: Scalar, cosine: Scalar) {
+        let a = sineCoefficients, b = cosineCoefficients
+        let x2 = x * x
+        let x4 = x2 * x2
+        let a01: Scalar = a[0] + a[1] * x, a23: Scalar = a[2] + a[3] * x
+        let a45: Scalar = a[4] + a[5] * x, a67: Scalar = a[6] + a[7] * x
+        let a03: Scalar = a01 + x2 * a23, a47: Scalar = a45 + x2 * a67
+        let sine: Scalar = a03 + x4 * a47
+        let b01: Scalar = 1 + b[0] * x, b23: Scalar = b[1] + b[2] * x
+        let b45: Scalar = b[3] + b[4] * x, b67: Scalar = b[5] + b[6] * x
+        let b03: Scalar = b01 + x2 * b23, b47: Scalar = b45 + x2 * b67
+        let cosine: Scalar = b03 + x4 * b47
+        return (sine, cosine)
+    }
+
     @inlinable @inline(__always)
     static func exponential(halfRotation v: SIMD3<Scalar>) -> Quaternion<Scalar> {
         let t2 = (v.x * v.x + v.y * v.y) + v.z * v.z
@@ -160,19 +315,10 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         return Quaternion(rotationVector: v * 2)
     }
 
-    /// `(atan2(s, c), atan2(s, c) / s)` for `s = √sineSquared ≥ 0` (the ratio tends to 1/c as s → 0
-    /// for c > 0; it is 0 when s = 0 and c ≤ 0). For s ≤ 0.05 c (an angle below 2.9°) by the arctangent's series in (s/c)²,
-    /// to the tenth power (truncation below 2e-17 relative), without a square root; beyond, by
-    /// `atan2`.
-    @inlinable @inline(__always)
+    /// `(atan2(s, c), atan2(s, c) / s)` for `s = √sineSquared ≥ 0` (the ratio is 0 when s = 0),
+    /// for the angles beyond the series of ``fractionalRotation(sineSquared:fraction:)``.
+    @inlinable
     static func angleAndRatio(sineSquared s2: Scalar, cosine c: Scalar) -> (angle: Scalar, ratio: Scalar) {
-        if c > 0 && s2 <= 0.0025 * (c * c) {
-            let inverse = 1 / c
-            let u2 = s2 * (inverse * inverse)
-            let series = Self.arctangentSeries(u2)
-            let ratio = series * inverse  // atan(u)/u / c with u = s/c
-            return (s2.squareRoot() * ratio, ratio)
-        }
         let s = s2.squareRoot()
         let angle = Scalar.atan2(y: s, x: c)
         return (angle, s > 0 ? angle / s : 0)
