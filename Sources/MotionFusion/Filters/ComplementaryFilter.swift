@@ -49,7 +49,10 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     // The tilt error before the last correction as sin²θ and cos θ (the angle is computed when read).
     @usableFromInline var lastTiltSquaredSine: Scalar
     @usableFromInline var lastTiltCosine: Scalar
-    @usableFromInline var lastHeading: Scalar
+    // The heading error before the last correction as the field's horizontal part (h_x, h_y) in the
+    // earth frame (the angle is computed when read).
+    @usableFromInline var lastHeadingX: Scalar = 1
+    @usableFromInline var lastHeadingY: Scalar = 0
     // The gains k = 1 − e^(−Δt/τ) (τ_a, τ_m) and the tilt correction's series coefficients, for the
     // time constants `gainKey` and the step `gainStep`. A step within 1 ppm of `gainStep` reuses
     // them (timestamps' rounding makes consecutive steps differ in their last bits).
@@ -59,6 +62,9 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// `a₀ … a₇` and `b₁ … b₇` (then 0) of ``fractionalRotation(sineSquared:)``.
     @usableFromInline var sineCoefficients: SIMD8<Scalar> = .zero
     @usableFromInline var cosineCoefficients: SIMD8<Scalar> = .zero
+    /// The coefficients of ``headingRotation(tangentSquared:)``, from `u⁰` to `u⁷`.
+    @usableFromInline var headingSineCoefficients: SIMD8<Scalar> = .zero
+    @usableFromInline var headingCosineCoefficients: SIMD8<Scalar> = .zero
 
     /// A filter that initializes itself from its first usable accelerometer sample.
     @inlinable
@@ -67,7 +73,6 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         state = NWUAttitudeState()
         lastTiltSquaredSine = 0
         lastTiltCosine = 1
-        lastHeading = 0
     }
 
     @inlinable public var frame: EarthFrame { settings.frame }
@@ -84,7 +89,9 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
     /// The heading error ψ (rad, positive when the field points west of north) before the last
     /// correction; 0 in 6D steps.
-    @inlinable public var headingError: Scalar { lastHeading }
+    @inlinable public var headingError: Scalar {
+        lastHeadingY != 0 ? Scalar.atan2(y: lastHeadingY, x: lastHeadingX) : 0
+    }
 
     @inlinable
     public mutating func reset(to attitude: Quaternion<Scalar>) {
@@ -109,7 +116,8 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
         lastTiltSquaredSine = 0
         lastTiltCosine = 1
-        lastHeading = 0
+        lastHeadingX = 1
+        lastHeadingY = 0
         guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
         refreshGains(dt: dt)
         if let p = fastTiltStep(gyroscope: gyroscope, accelerometer: accelerometer, dt: dt) {
@@ -185,20 +193,60 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// Step 3, the heading correction, after the tilt correction gave `p`; stores the attitude.
+    ///
+    /// The field's horizontal part in the earth frame, `(h_x, h_y)` of `h = p m̂ p*`, is turned
+    /// toward north by the fraction `k_m` of its angle `ψ = atan2(h_y, h_x)`. For `|ψ| ≤ 5.7°` the
+    /// rotation `(cos(k_m ψ/2), 0, 0, −sin(k_m ψ/2))` comes from series in `tan²ψ` (see
+    /// ``refreshGains(dt:)``), with one division on the chain; beyond, from `atan2`.
     @inlinable @inline(__always)
     mutating func headingStep(_ p: Quaternion<Scalar>, magnetometer: SIMD3<Scalar>?, dt: Scalar) {
-        guard let magnetometer, let m = SensorCheck.direction(magnetometer) else {
+        guard let magnetometer else {
             q = p
             return
         }
-        let h = p.act(on: m)
-        guard (h.x * h.x + h.y * h.y).isNormal else {  // field vertical: no heading
+        let m2 = (magnetometer.x * magnetometer.x + magnetometer.y * magnetometer.y) + magnetometer.z * magnetometer.z
+        guard m2.isNormal else {
             q = p
             return
         }
-        let psi = Self.arctangent(h.y, h.x)
-        lastHeading = psi
-        q = Self.exponential(halfRotation: SIMD3(0, 0, -gains.y * psi / 2)) * p
+        // h = p m p* (the length of m does not matter for the angle).
+        let rm = 1 / m2.squareRoot()
+        let mx = magnetometer.x * rm, my = magnetometer.y * rm, mz = magnetometer.z * rm
+        let pw = p.w, px = p.x, py = p.y, pz = p.z
+        let tx = 2 * (py * mz - pz * my), ty = 2 * (pz * mx - px * mz), tz = 2 * (px * my - py * mx)
+        let hx = mx + (pw * tx + (py * tz - pz * ty))
+        let hy = my + (pw * ty + (pz * tx - px * tz))
+        guard (hx * hx + hy * hy).isNormal else {  // field vertical: no heading
+            q = p
+            return
+        }
+        lastHeadingX = hx
+        lastHeadingY = hy
+        if hx > 0 && hy * hy <= 0.01 * (hx * hx) {
+            let t = hy / hx
+            let (sine, cosine) = headingRotation(tangentSquared: t * t)
+            let cz = -t * sine
+            q = Quaternion(w: cosine * pw - cz * pz, x: cosine * px - cz * py, y: cosine * py + cz * px, z: cosine * pz + cz * pw)
+        } else {
+            let psi = Scalar.atan2(y: hy, x: hx)
+            q = Self.exponential(halfRotation: SIMD3(0, 0, -gains.y * psi / 2)) * p
+        }
+    }
+
+    /// `(sin(k ψ / 2) / tan ψ, cos(k ψ / 2))` for `ψ = atan(√u)`, `u = tan²ψ ≤ 0.01`, `k = k_m`: series to
+    /// `u⁷` with the coefficients of ``refreshGains(dt:)``, evaluated as trees.
+    @inlinable @inline(__always)
+    func headingRotation(tangentSquared u: Scalar) -> (sine: Scalar, cosine: Scalar) {
+        let a = headingSineCoefficients, b = headingCosineCoefficients
+        let u2 = u * u
+        let u4 = u2 * u2
+        let a01: Scalar = a[0] + a[1] * u, a23: Scalar = a[2] + a[3] * u
+        let a45: Scalar = a[4] + a[5] * u, a67: Scalar = a[6] + a[7] * u
+        let a03: Scalar = a01 + u2 * a23, a47: Scalar = a45 + u2 * a67
+        let b01: Scalar = b[0] + b[1] * u, b23: Scalar = b[2] + b[3] * u
+        let b45: Scalar = b[4] + b[5] * u, b67: Scalar = b[6] + b[7] * u
+        let b03: Scalar = b01 + u2 * b23, b47: Scalar = b45 + u2 * b67
+        return (a03 + u4 * a47, b03 + u4 * b47)
     }
 
     /// The whole step for every case (large rotations or tilt errors, no usable accelerometer).
@@ -274,6 +322,37 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         sineCoefficients = a
         b[7] = 0
         cosineCoefficients = b
+        // The heading series, for k = k_m, h = k/2, ψ = atan t, u = t²: (1 + it)^h = (1 + u)^(h/2) ·
+        // (cos hψ + i sin hψ), so cos hψ = (1 + u)^(−h/2) Σ_j (−1)^j C(h, 2j) u^j and
+        // sin hψ / t = (1 + u)^(−h/2) Σ_j (−1)^j C(h, 2j+1) u^j, with binomial coefficients C.
+        let hm = gains.y / 2
+        var binomial = SIMD16<Scalar>(repeating: 0)  // C(h, n), n = 0 … 15
+        var c: Scalar = 1
+        for n in 0..<16 {
+            binomial[n] = c
+            c = c * (hm - Scalar(n)) / Scalar(n + 1)
+        }
+        var power = SIMD8<Scalar>(repeating: 0)  // C(−h/2, m), the series of (1 + u)^(−h/2)
+        var d: Scalar = 1
+        for m in 0..<8 {
+            power[m] = d
+            d = d * (-hm / 2 - Scalar(m)) / Scalar(m + 1)
+        }
+        var headingSine = SIMD8<Scalar>(repeating: 0)
+        var headingCosine = SIMD8<Scalar>(repeating: 0)
+        for n in 0..<8 {
+            var sineSum: Scalar = 0
+            var cosineSum: Scalar = 0
+            for j in 0...n {
+                let sign: Scalar = j % 2 == 0 ? 1 : -1
+                sineSum += power[n - j] * sign * binomial[2 * j + 1]
+                cosineSum += power[n - j] * sign * binomial[2 * j]
+            }
+            headingSine[n] = sineSum
+            headingCosine[n] = cosineSum
+        }
+        headingSineCoefficients = headingSine
+        headingCosineCoefficients = headingCosine
     }
 
     /// `(sin(k θ / 2) / sin θ, cos(k θ / 2))` for `θ = asin(√x)`, `x = sin²θ ≤ 0.01`, and the fraction
@@ -322,27 +401,5 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let s = s2.squareRoot()
         let angle = Scalar.atan2(y: s, x: c)
         return (angle, s > 0 ? angle / s : 0)
-    }
-
-    /// `atan(u)/u` for `u² = u2 ≤ 0.0025`: the series to `u¹⁰` (truncation below 2e-17 relative).
-    @inlinable @inline(__always)
-    static func arctangentSeries(_ u2: Scalar) -> Scalar {
-        let a4: Scalar = (1 / 9 as Scalar) - u2 * (1 / 11 as Scalar)
-        let a3: Scalar = (1 / 7 as Scalar) - u2 * a4
-        let a2: Scalar = (1 / 5 as Scalar) - u2 * a3
-        let a1: Scalar = (1 / 3 as Scalar) - u2 * a2
-        return 1 - u2 * a1
-    }
-
-    /// `atan2(y, x)`; for |y| ≤ 0.05 x by the arctangent's series (see
-    /// ``angleAndRatio(sineSquared:cosine:)``).
-    @inlinable @inline(__always)
-    static func arctangent(_ y: Scalar, _ x: Scalar) -> Scalar {
-        if x > 0 && y * y <= 0.0025 * (x * x) {
-            let u = y / x
-            let u2 = u * u
-            return u * Self.arctangentSeries(u2)
-        }
-        return Scalar.atan2(y: y, x: x)
     }
 }
