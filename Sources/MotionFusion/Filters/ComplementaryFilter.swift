@@ -181,7 +181,8 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let py = (w * fy - x * fz) + (y * fw + z * fx)
         let pz = (w * fz + x * fy) + (z * fw - y * fx)
         // The tilt correction c = (cos(k_a θ/2), sin(k_a θ/2)/s · (g_y, −g_x, 0)), then c ⊗ p, as
-        // cos · p + sin · d with d = (g_y, −g_x, 0) ⊗ p / s · s, which does not wait for the series.
+        // cos(k_a θ/2) p + sin(k_a θ/2)/s · d with d = (0, g_y, −g_x, 0) ⊗ p, which does not wait for
+        // the series.
         let dw = gy * px - gx * py, dx = gy * pw - gx * pz
         let dy = -(gx * pw + gy * pz), dz = gy * py + gx * px
         let (sine, cosine) = fractionalRotation(sineSquared: s2)

@@ -9,13 +9,16 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingColumn(name: String)
     /// A column name appears twice in the header (line 1).
     case duplicateColumn(name: String, column: Int)
-    /// A line has a different number of fields than the header.
+    /// A line has a different number of fields than the header. The description names the column
+    /// where the line and the header part: the first missing field (`found + 1`) or the first extra
+    /// one (`expected + 1`).
     case wrongFieldCount(line: Int, expected: Int, found: Int)
     /// A field that must hold a number does not.
     case notANumber(line: Int, column: Int, name: String, text: String)
     /// A line is longer than the reader accepts (a corrupt or binary file).
     case lineTooLong(line: Int, limit: Int)
-    /// The header has columns but the file has no data line.
+    /// The header has columns but the file has no data line (the description names line 2, where
+    /// the first one should be).
     case noData
 
     public var description: String {
@@ -26,11 +29,11 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicateColumn(let name, let column):
             "line 1, column \(column): '\(name)' appears more than once in the header"
         case .wrongFieldCount(let line, let expected, let found):
-            "line \(line): \(found) fields, the header has \(expected)"
+            "line \(line), column \(min(found, expected) + 1): \(found) fields, the header has \(expected)"
         case .notANumber(let line, let column, let name, let text):
             "line \(line), column \(column) (\(name)): '\(text)' is not a number"
         case .lineTooLong(let line, let limit): "line \(line): longer than \(limit) bytes"
-        case .noData: "the file has a header but no data"
+        case .noData: "line 2: the file has a header but no data"
         }
     }
 }

@@ -30,7 +30,7 @@ public final class CSVReader {
     /// The file's size in bytes, if known.
     public let fileSize: Int?
     /// The line number of the last row returned (the header is line 1).
-    public private(set) var lineNumber = 1
+    public private(set) var lineNumber = 0  // 1 once the header is read
 
     private let file: UnsafeMutablePointer<FILE>
     private let path: String
@@ -74,6 +74,7 @@ public final class CSVReader {
                 String(decoding: $0, as: UTF8.self).trimmingSpaces()
             }
         }
+        lineNumber = 1
         guard !names.isEmpty, names != [""] else { throw .empty }
         header = names
         fieldStarts.deallocate()

@@ -50,9 +50,11 @@ public struct MultiStreamSamples<Lanes: FusionLanes>: Sendable {
         if streamCount % Lanes.scalarCount != 0 { groupShortest[groupCount - 1] = 0 }
     }
 
-    /// Samples from recordings, one stream each: `dt` is the difference of consecutive timestamps
-    /// (0 for the first sample, which initializes a filter). The magnetometer channel is present
-    /// when every recording has one.
+    /// Samples from recordings, one stream each: `dt` comes from the timestamps by a default
+    /// ``SampleClock``, as in ``FusionStream`` (0 for the first sample, which initializes a filter,
+    /// and for a repeated, backward or non-finite timestamp; the typical period for a jump longer
+    /// than ``SampleClock/maximumGap``). The magnetometer channel is present when every recording
+    /// has one.
     ///
     /// - Precondition: at least one recording.
     public init(recordings: [IMURecording]) {
@@ -62,8 +64,9 @@ public struct MultiStreamSamples<Lanes: FusionLanes>: Sendable {
         self.init(streamCount: recordings.count, stepCount: steps, hasMagnetometer: magnetic)
         for (s, recording) in recordings.enumerated() {
             setLength(recording.count, ofStream: s)
+            var clock = SampleClock()
             for t in 0..<recording.count {
-                let dt = t == 0 ? 0 : recording.timestamps[t] - recording.timestamps[t - 1]
+                let dt = clock.step(to: recording.timestamps[t]).dt
                 set(
                     stream: s, step: t, gyroscope: SIMD3(recording.gyroscope[t]),
                     accelerometer: SIMD3(recording.accelerometer[t]),
