@@ -46,6 +46,25 @@ struct MadgwickStepTests {
 
 /// Regressions found by fuzzing (scripts/fuzz).
 struct FuzzRegressionTests {
+    /// Found by FuzzFilters: a finite gyroscope so large that |ω| Δt overflows Float made the
+    /// complementary filter's rotation NaN. Such a rotation is not integrated: the step equals the
+    /// same step with the gyroscope at zero, and the attitude stays a unit quaternion.
+    @Test func complementaryFilterDoesNotIntegrateARotationBeyondFloat() {
+        let start = Quaternion<Float>(w: -0.47548857, x: 0.10047595, y: 0.4487685, z: 0.749948).normalized()
+        let accelerometer = SIMD3<Float>(5.459276754552108e-19, 5.459276754552108e-19, 5.459278822503639e-19)
+        let magnetometer = SIMD3<Float>(5.594802026112796e-19, 0.7470570206642151, 2.2688423435883113e-41)
+        var absurd = ComplementaryFilter<Float>()
+        absurd.reset(to: start)
+        absurd.update(
+            gyroscope: SIMD3(3.3961513649220713e+38, 3.3961513649220713e+38, 3.3912706058750486e+38),
+            accelerometer: accelerometer, magnetometer: magnetometer, dt: 0.7470589876174927)
+        var still = ComplementaryFilter<Float>()
+        still.reset(to: start)
+        still.update(gyroscope: .zero, accelerometer: accelerometer, magnetometer: magnetometer, dt: 0.7470589876174927)
+        #expect(absurd.quaternion.isFinite && abs(absurd.quaternion.length - 1) < 1e-6)
+        #expect(absurd.quaternion == still.quaternion)
+    }
+
     /// Nearly opposite vectors whose cross product's squared length is subnormal in Float: the
     /// shortest-arc rotation must still be a unit quaternion that takes one to the other.
     @Test func shortestArcBetweenNearlyOppositeFloatVectors() throws {

@@ -53,18 +53,14 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     // earth frame (the angle is computed when read).
     @usableFromInline var lastHeadingX: Scalar = 1
     @usableFromInline var lastHeadingY: Scalar = 0
-    // The gains k = 1 − e^(−Δt/τ) (τ_a, τ_m) and the tilt correction's series coefficients, for the
-    // time constants `gainKey` and the step `gainStep`. A step within 1 ppm of `gainStep` reuses
-    // them (timestamps' rounding makes consecutive steps differ in their last bits).
+    // The gains k = 1 − e^(−Δt/τ) for (τ_a, τ_m) = `gainKey` and the step `gainStep`, and 1/τ.
     @usableFromInline var gainKey: SIMD2<Scalar> = SIMD2(repeating: .nan)
     @usableFromInline var gainStep: Scalar = .nan
     @usableFromInline var gains: SIMD2<Scalar> = .zero
-    /// `a₀ … a₇` and `b₁ … b₇` (then 0) of ``fractionalRotation(sineSquared:)``.
-    @usableFromInline var sineCoefficients: SIMD8<Scalar> = .zero
-    @usableFromInline var cosineCoefficients: SIMD8<Scalar> = .zero
-    /// The coefficients of ``headingRotation(tangentSquared:)``, from `u⁰` to `u⁷`.
-    @usableFromInline var headingSineCoefficients: SIMD8<Scalar> = .zero
-    @usableFromInline var headingCosineCoefficients: SIMD8<Scalar> = .zero
+    @usableFromInline var inverseTimeConstants: SIMD2<Scalar> = .zero
+    /// `a₀ … a₁₁` and `b₀ … b₁₁` of ``tiltRotation(sineSquared:)`` for the gain `gains.x`.
+    @usableFromInline var tiltSineCoefficients: SIMD16<Scalar> = .zero
+    @usableFromInline var tiltCosineCoefficients: SIMD16<Scalar> = .zero
 
     /// A filter that initializes itself from its first usable accelerometer sample.
     @inlinable
@@ -128,7 +124,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// Steps 1 and 2 for the usual case, written out in scalars: a rotation of less than 0.1 rad
-    /// in the step, a usable accelerometer and a tilt error below 5.7° (`sin²θ ≤ 0.01`). Returns the
+    /// in the step, a usable accelerometer and a tilt error below 11.5° (`sin²θ ≤ 0.04`). Returns the
     /// attitude after the tilt correction, or nil (having changed nothing) when a condition fails.
     ///
     /// The step is arranged so that little of it waits for the previous attitude (a step can only
@@ -172,7 +168,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let gy = a1y + (w * uy + (z * ux - x * uz))
         let gz = a1z + (w * uz + (x * uy - y * ux))
         let s2 = gx * gx + gy * gy
-        guard gz > 0 && s2 <= 0.01 else { return nil }
+        guard gz > 0 && s2 <= 0.04 else { return nil }
         // p = q ⊗ e, times the Newton factor.
         let f = (3 - ((w * w + x * x) + (y * y + z * z))) * (1 / 2 as Scalar)
         let fw = ew * f, fx = ex * f, fy = ey * f, fz = ez * f
@@ -185,7 +181,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         // the series.
         let dw = gy * px - gx * py, dx = gy * pw - gx * pz
         let dy = -(gx * pw + gy * pz), dz = gy * py + gx * px
-        let (sine, cosine) = fractionalRotation(sineSquared: s2)
+        let (sine, cosine) = tiltRotation(sineSquared: s2)
         lastTiltSquaredSine = s2
         lastTiltCosine = gz
         return Quaternion(
@@ -196,9 +192,10 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// Step 3, the heading correction, after the tilt correction gave `p`; stores the attitude.
     ///
     /// The field's horizontal part in the earth frame, `(h_x, h_y)` of `h = p m̂ p*`, is turned
-    /// toward north by the fraction `k_m` of its angle `ψ = atan2(h_y, h_x)`. For `|ψ| ≤ 5.7°` the
-    /// rotation `(cos(k_m ψ/2), 0, 0, −sin(k_m ψ/2))` comes from series in `tan²ψ` (see
-    /// ``refreshGains(dt:)``), with one division on the chain; beyond, from `atan2`.
+    /// toward north by the fraction `k_m` of its angle `ψ = atan2(h_y, h_x)`. For `|ψ| ≤ 11.3°`
+    /// (`tan²ψ ≤ 0.04`) the rotation `(cos(k_m ψ/2), 0, 0, −sin(k_m ψ/2))` comes from series in
+    /// `tan²ψ` (``arctangentRatio(_:)``, ``sineAndCosine(halfAngleRatio:squared:)``), with one
+    /// division on the chain; beyond, from `atan2`.
     @inlinable @inline(__always)
     mutating func headingStep(_ p: Quaternion<Scalar>, magnetometer: SIMD3<Scalar>?, dt: Scalar) {
         guard let magnetometer else {
@@ -223,9 +220,12 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
         lastHeadingX = hx
         lastHeadingY = hy
-        if hx > 0 && hy * hy <= 0.01 * (hx * hx) {
+        if hx > 0 && hy * hy <= 0.04 * (hx * hx) {
+            // ψ = t · atan(t)/t with t = h_y/h_x; the rotation by −k_m ψ about up.
             let t = hy / hx
-            let (sine, cosine) = headingRotation(tangentSquared: t * t)
+            let u = t * t
+            let (sine, cosine) = Self.sineAndCosine(
+                halfAngleRatio: gains.y * (1 / 2 as Scalar) * Self.arctangentRatio(u), squared: u)
             let cz = -t * sine
             q = Quaternion(w: cosine * pw - cz * pz, x: cosine * px - cz * py, y: cosine * py + cz * px, z: cosine * pz + cz * pw)
         } else {
@@ -234,28 +234,15 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
     }
 
-    /// `(sin(k ψ / 2) / tan ψ, cos(k ψ / 2))` for `ψ = atan(√u)`, `u = tan²ψ ≤ 0.01`, `k = k_m`: series to
-    /// `u⁷` with the coefficients of ``refreshGains(dt:)``, evaluated as trees.
-    @inlinable @inline(__always)
-    func headingRotation(tangentSquared u: Scalar) -> (sine: Scalar, cosine: Scalar) {
-        let a = headingSineCoefficients, b = headingCosineCoefficients
-        let u2 = u * u
-        let u4 = u2 * u2
-        let a01: Scalar = a[0] + a[1] * u, a23: Scalar = a[2] + a[3] * u
-        let a45: Scalar = a[4] + a[5] * u, a67: Scalar = a[6] + a[7] * u
-        let a03: Scalar = a01 + u2 * a23, a47: Scalar = a45 + u2 * a67
-        let b01: Scalar = b[0] + b[1] * u, b23: Scalar = b[2] + b[3] * u
-        let b45: Scalar = b[4] + b[5] * u, b67: Scalar = b[6] + b[7] * u
-        let b03: Scalar = b01 + u2 * b23, b47: Scalar = b45 + u2 * b67
-        return (a03 + u4 * a47, b03 + u4 * b47)
-    }
-
     /// The whole step for every case (large rotations or tilt errors, no usable accelerometer).
-    @inlinable
+    /// Kept out of line, so that the usual step stays small.
+    @inlinable @inline(never)
     mutating func generalStep(
         gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?, dt: Scalar
     ) {
-        let e = Self.exponential(halfRotation: gyroscope * (dt / 2))
+        // A finite rotation too large to represent (|ω| Δt beyond the largest Float) is not integrated.
+        let rotation = Self.exponential(halfRotation: gyroscope * (dt / 2))
+        let e = rotation.isFinite ? rotation : .identity
         var p = q * (e * ((3 - q.lengthSquared) / 2))
         guard let a = SensorCheck.direction(accelerometer) else {
             q = p
@@ -292,91 +279,144 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         return -Scalar.expMinusOne(-x)
     }
 
-    /// Recomputes the gains and the tilt series' coefficients when the time constants change or
-    /// the step differs from the one they were computed for by more than 1 ppm.
+    /// Recomputes the gains when the time constants change or the step differs from the one they
+    /// were computed for by more than 1 ppm (timestamps' rounding makes steady steps differ in their
+    /// last bits; within 1 ppm the gain changes by less than 1 ppm of itself), and with them the tilt
+    /// series' coefficients. The gains are series in `Δt/τ` (no call into `libm` for ordinary
+    /// steps), the coefficients products of constants: about a hundred operations in all.
     @inlinable @inline(__always)
     mutating func refreshGains(dt: Scalar) {
         let timeConstants = SIMD2(settings.accelerometerTimeConstant, settings.magnetometerTimeConstant)
-        guard timeConstants != gainKey || !(abs(dt - gainStep) <= gainStep * (1 / 1_000_000 as Scalar)) else { return }
-        gainKey = timeConstants
+        if timeConstants != gainKey {
+            gainKey = timeConstants
+            inverseTimeConstants = 1 / timeConstants
+            gainStep = .nan
+        }
+        guard !(abs(dt - gainStep) <= gainStep * (1 / 1_000_000 as Scalar)) else { return }
         gainStep = dt
-        gains = SIMD2(Self.gain(dt / timeConstants.x), Self.gain(dt / timeConstants.y))
-        // The series of fractionalRotation(sineSquared:) for k = k_a, h = k/2, u = h²/4:
+        gains = SIMD2(Self.gain(dt * inverseTimeConstants.x), Self.gain(dt * inverseTimeConstants.y))
+        // The coefficients of tiltRotation(sineSquared:) for k = k_a, h = k/2, u = h²/4:
         // a_{n+1} = a_n ((n + ½)² − u) / ((n + 3/2)(n + 1)), a₀ = h;
-        // b_{n+1} = b_n (n² − u) / ((n + ½)(n + 1)), b₀ = 1.
-        let k = gains.x
-        let u = k * k * (1 / 16 as Scalar)
-        var a = SIMD8<Scalar>(repeating: 0)
-        var b = SIMD8<Scalar>(repeating: 0)
-        var an = k / 2
-        var bn: Scalar = 1
-        for n in 0..<8 {
-            a[n] = an
-            let m = Scalar(n)
-            let mHalf: Scalar = m + (1 / 2 as Scalar)
-            let aFactor: Scalar = (mHalf * mHalf - u) / ((mHalf + 1) * (m + 1))
-            let bFactor: Scalar = (m * m - u) / (mHalf * (m + 1))
-            an *= aFactor
-            bn *= bFactor
-            b[n] = bn
-        }
-        sineCoefficients = a
-        b[7] = 0
-        cosineCoefficients = b
-        // The heading series, for k = k_m, h = k/2, ψ = atan t, u = t²: (1 + it)^h = (1 + u)^(h/2) ·
-        // (cos hψ + i sin hψ), so cos hψ = (1 + u)^(−h/2) Σ_j (−1)^j C(h, 2j) u^j and
-        // sin hψ / t = (1 + u)^(−h/2) Σ_j (−1)^j C(h, 2j+1) u^j, with binomial coefficients C.
-        let hm = gains.y / 2
-        var binomial = SIMD16<Scalar>(repeating: 0)  // C(h, n), n = 0 … 15
-        var c: Scalar = 1
-        for n in 0..<16 {
-            binomial[n] = c
-            c = c * (hm - Scalar(n)) / Scalar(n + 1)
-        }
-        var power = SIMD8<Scalar>(repeating: 0)  // C(−h/2, m), the series of (1 + u)^(−h/2)
-        var d: Scalar = 1
-        for m in 0..<8 {
-            power[m] = d
-            d = d * (-hm / 2 - Scalar(m)) / Scalar(m + 1)
-        }
-        var headingSine = SIMD8<Scalar>(repeating: 0)
-        var headingCosine = SIMD8<Scalar>(repeating: 0)
-        for n in 0..<8 {
-            var sineSum: Scalar = 0
-            var cosineSum: Scalar = 0
-            for j in 0...n {
-                let sign: Scalar = j % 2 == 0 ? 1 : -1
-                sineSum += power[n - j] * sign * binomial[2 * j + 1]
-                cosineSum += power[n - j] * sign * binomial[2 * j]
-            }
-            headingSine[n] = sineSum
-            headingCosine[n] = cosineSum
-        }
-        headingSineCoefficients = headingSine
-        headingCosineCoefficients = headingCosine
+        // b_{n+1} = b_n (n² − u) / ((n + ½)(n + 1)), b₀ = 1 (the reciprocals are constants).
+        let u = gains.x * gains.x * (1 / 16 as Scalar)
+        let a0: Scalar = gains.x / 2
+        let a1: Scalar = a0 * ((1 / 4 as Scalar) - u) * (2 / 3 as Scalar)
+        let a2: Scalar = a1 * ((9 / 4 as Scalar) - u) * (1 / 5 as Scalar)
+        let a3: Scalar = a2 * ((25 / 4 as Scalar) - u) * (2 / 21 as Scalar)
+        let a4: Scalar = a3 * ((49 / 4 as Scalar) - u) * (1 / 18 as Scalar)
+        let a5: Scalar = a4 * ((81 / 4 as Scalar) - u) * (2 / 55 as Scalar)
+        let a6: Scalar = a5 * ((121 / 4 as Scalar) - u) * (1 / 39 as Scalar)
+        let a7: Scalar = a6 * ((169 / 4 as Scalar) - u) * (2 / 105 as Scalar)
+        let a8: Scalar = a7 * ((225 / 4 as Scalar) - u) * (1 / 68 as Scalar)
+        let a9: Scalar = a8 * ((289 / 4 as Scalar) - u) * (2 / 171 as Scalar)
+        let a10: Scalar = a9 * ((361 / 4 as Scalar) - u) * (1 / 105 as Scalar)
+        let a11: Scalar = a10 * ((441 / 4 as Scalar) - u) * (2 / 253 as Scalar)
+        let b1: Scalar = -2 * u
+        let b2: Scalar = b1 * (1 - u) * (1 / 3 as Scalar)
+        let b3: Scalar = b2 * (4 - u) * (2 / 15 as Scalar)
+        let b4: Scalar = b3 * (9 - u) * (1 / 14 as Scalar)
+        let b5: Scalar = b4 * (16 - u) * (2 / 45 as Scalar)
+        let b6: Scalar = b5 * (25 - u) * (1 / 33 as Scalar)
+        let b7: Scalar = b6 * (36 - u) * (2 / 91 as Scalar)
+        let b8: Scalar = b7 * (49 - u) * (1 / 60 as Scalar)
+        let b9: Scalar = b8 * (64 - u) * (2 / 153 as Scalar)
+        let b10: Scalar = b9 * (81 - u) * (1 / 95 as Scalar)
+        let b11: Scalar = b10 * (100 - u) * (2 / 231 as Scalar)
+        tiltSineCoefficients = SIMD16(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, 0, 0, 0, 0)
+        tiltCosineCoefficients = SIMD16(1, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, 0, 0, 0, 0)
     }
 
-    /// `(sin(k θ / 2) / sin θ, cos(k θ / 2))` for `θ = asin(√x)`, `x = sin²θ ≤ 0.01`, and the fraction
-    /// `k = k_a`: the hypergeometric series `sin(h asin s) = h s ₂F₁((1+h)/2, (1−h)/2; 3/2; s²)` and
-    /// `cos(h asin s) = ₂F₁(−h/2, h/2; 1/2; s²)` with `h = k/2`, to `x⁷` (the next terms are below
-    /// 2e-18 relative for 0 ≤ k ≤ 1: `a₈/a₀ < 0.014`), evaluated as trees (Estrin), so that three
-    /// multiply-adds and two squarings are on the step's chain. The coefficients depend on `k` alone (``refreshGains(dt:)``).
+    /// True for `Float`-like precision (24 significand bits or fewer): shorter series suffice there.
+    @inlinable static var isSinglePrecision: Bool { Scalar.significandBitCount <= 23 }
+
+    /// `(sin(k θ / 2) / sin θ, cos(k θ / 2))` for `θ = asin(√x)`, `x = sin²θ ≤ 0.04` (θ ≤ 11.5°), `k =
+    /// k_a`: the hypergeometric series `sin(h asin s) = h s ₂F₁((1+h)/2, (1−h)/2; 3/2; s²)` and
+    /// `cos(h asin s) = ₂F₁(−h/2, h/2; 1/2; s²)`, `h = k/2`, whose coefficients depend on the gain alone
+    /// (``refreshGains(dt:)``). In `Double` to `x¹¹` (the rest below 1e-19 relative), as a tree
+    /// (Estrin: three multiply-adds and three squarings deep), or to `x⁴` for `x < 10⁻⁴`; in `Float`
+    /// to `x⁵`, or to `x` for `x < 10⁻⁴`. The short forms keep powers of a tiny `x` from becoming
+    /// subnormal, which is slow.
     @inlinable @inline(__always)
-    func fractionalRotation(sineSquared x: Scalar) -> (sine: Scalar, cosine: Scalar) {
-        let a = sineCoefficients, b = cosineCoefficients
+    func tiltRotation(sineSquared x: Scalar) -> (sine: Scalar, cosine: Scalar) {
+        let a = tiltSineCoefficients, b = tiltCosineCoefficients
+        if x < (1 / 10_000 as Scalar) {
+            if Self.isSinglePrecision { return (a[0] + x * a[1], 1 + x * b[1]) }
+            let sine: Scalar = a[0] + x * (a[1] + x * (a[2] + x * (a[3] + x * a[4])))
+            let cosine: Scalar = 1 + x * (b[1] + x * (b[2] + x * (b[3] + x * b[4])))
+            return (sine, cosine)
+        }
         let x2 = x * x
         let x4 = x2 * x2
-        let a01: Scalar = a[0] + a[1] * x, a23: Scalar = a[2] + a[3] * x
-        let a45: Scalar = a[4] + a[5] * x, a67: Scalar = a[6] + a[7] * x
-        let a03: Scalar = a01 + x2 * a23, a47: Scalar = a45 + x2 * a67
-        let sine: Scalar = a03 + x4 * a47
-        let b01: Scalar = 1 + b[0] * x, b23: Scalar = b[1] + b[2] * x
-        let b45: Scalar = b[3] + b[4] * x, b67: Scalar = b[5] + b[6] * x
-        let b03: Scalar = b01 + x2 * b23, b47: Scalar = b45 + x2 * b67
-        let cosine: Scalar = b03 + x4 * b47
-        return (sine, cosine)
+        let a01: Scalar = a[0] + a[1] * x, a23: Scalar = a[2] + a[3] * x, a45: Scalar = a[4] + a[5] * x
+        let b01: Scalar = 1 + b[1] * x, b23: Scalar = b[2] + b[3] * x, b45: Scalar = b[4] + b[5] * x
+        let a03: Scalar = a01 + x2 * a23, b03: Scalar = b01 + x2 * b23
+        if Self.isSinglePrecision { return (a03 + x4 * a45, b03 + x4 * b45) }
+        let x8 = x4 * x4
+        let a67: Scalar = a[6] + a[7] * x, a89: Scalar = a[8] + a[9] * x, a1011: Scalar = a[10] + a[11] * x
+        let b67: Scalar = b[6] + b[7] * x, b89: Scalar = b[8] + b[9] * x, b1011: Scalar = b[10] + b[11] * x
+        let a47: Scalar = a45 + x2 * a67, a811: Scalar = a89 + x2 * a1011
+        let b47: Scalar = b45 + x2 * b67, b811: Scalar = b89 + x2 * b1011
+        return ((a03 + x4 * a47) + x8 * a811, (b03 + x4 * b47) + x8 * b811)
     }
 
+    /// `atan(t)/t` for `u = t² ≤ 0.04`: its series `Σ (−1)ⁿ uⁿ / (2n+1)`, in `Double` to `u¹¹`
+    /// (truncation below 1e-18), or to `u⁴` for `u < 10⁻⁴`; in `Float` to `u⁵`, or to `u` for
+    /// `u < 10⁻⁴`.
+    @inlinable @inline(__always)
+    static func arctangentRatio(_ u: Scalar) -> Scalar {
+        if u < (1 / 10_000 as Scalar) {
+            if isSinglePrecision { return 1 - u * (1 / 3 as Scalar) }
+            return 1 - u * ((1 / 3 as Scalar) - u * ((1 / 5 as Scalar) - u * ((1 / 7 as Scalar) - u * (1 / 9 as Scalar))))
+        }
+        let u2 = u * u
+        let u4 = u2 * u2
+        let c01: Scalar = 1 - u * (1 / 3 as Scalar)
+        let c23: Scalar = (1 / 5 as Scalar) - u * (1 / 7 as Scalar)
+        let c45: Scalar = (1 / 9 as Scalar) - u * (1 / 11 as Scalar)
+        let c03: Scalar = c01 + u2 * c23
+        if isSinglePrecision { return c03 + u4 * c45 }
+        let u8 = u4 * u4
+        let c67: Scalar = (1 / 13 as Scalar) - u * (1 / 15 as Scalar)
+        let c89: Scalar = (1 / 17 as Scalar) - u * (1 / 19 as Scalar)
+        let c1011: Scalar = (1 / 21 as Scalar) - u * (1 / 23 as Scalar)
+        let c47: Scalar = c45 + u2 * c67
+        let c811: Scalar = c89 + u2 * c1011
+        return (c03 + u4 * c47) + u8 * c811
+    }
+
+    /// `(sin φ / v, cos φ)` for `φ = ratio · v` with `v² = squared` and `φ² ≤ 0.01`: the series of
+    /// `sin φ / φ` and `cos φ`, to `φ¹⁰` (truncation below 3e-18; `Float`: to `φ⁶`), or to `φ⁴` for
+    /// `φ² < 10⁻⁴` (`Float`: `φ²`), by Horner's rule (no high powers of a tiny `φ²`).
+    @inlinable @inline(__always)
+    static func sineAndCosine(halfAngleRatio ratio: Scalar, squared v2: Scalar) -> (sine: Scalar, cosine: Scalar) {
+        let p = v2 * (ratio * ratio)  // φ²
+        if p < (1 / 10_000 as Scalar) {
+            if isSinglePrecision { return (ratio * (1 - p * (1 / 6 as Scalar)), 1 - p * (1 / 2 as Scalar)) }
+            let sinc: Scalar = 1 - p * (1 / 6 as Scalar) * (1 - p * (1 / 20 as Scalar))
+            let cosine: Scalar = 1 - p * (1 / 2 as Scalar) * (1 - p * (1 / 12 as Scalar))
+            return (ratio * sinc, cosine)
+        }
+        if isSinglePrecision {
+            let sinc: Scalar = 1 - p * (1 / 6 as Scalar) * (1 - p * (1 / 20 as Scalar) * (1 - p * (1 / 42 as Scalar)))
+            let cosine: Scalar = 1 - p * (1 / 2 as Scalar) * (1 - p * (1 / 12 as Scalar) * (1 - p * (1 / 30 as Scalar)))
+            return (ratio * sinc, cosine)
+        }
+        let s4: Scalar = 1 - p * (1 / 110 as Scalar)
+        let s3: Scalar = 1 - p * (1 / 72 as Scalar) * s4
+        let s2: Scalar = 1 - p * (1 / 42 as Scalar) * s3
+        let s1: Scalar = 1 - p * (1 / 20 as Scalar) * s2
+        let sinc: Scalar = 1 - p * (1 / 6 as Scalar) * s1
+        let c4: Scalar = 1 - p * (1 / 90 as Scalar)
+        let c3: Scalar = 1 - p * (1 / 56 as Scalar) * c4
+        let c2: Scalar = 1 - p * (1 / 30 as Scalar) * c3
+        let c1: Scalar = 1 - p * (1 / 12 as Scalar) * c2
+        let cosine: Scalar = 1 - p * (1 / 2 as Scalar) * c1
+        return (ratio * sinc, cosine)
+    }
+
+    /// `exp` of a pure quaternion with vector part `v`, `(cos|v|, sin|v| v/|v|)`: the rotation by the
+    /// rotation vector `2v`. For |v| < 0.05 by Taylor series to the ninth power, whose truncation
+    /// error (below 3e-20) is under `Double`'s rounding; beyond, by ``Quaternion/init(rotationVector:)``.
     @inlinable @inline(__always)
     static func exponential(halfRotation v: SIMD3<Scalar>) -> Quaternion<Scalar> {
         let t2 = (v.x * v.x + v.y * v.y) + v.z * v.z
@@ -396,7 +436,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// `(atan2(s, c), atan2(s, c) / s)` for `s = √sineSquared ≥ 0` (the ratio is 0 when s = 0),
-    /// for the angles beyond the series of ``fractionalRotation(sineSquared:fraction:)``.
+    /// for the angles beyond the series of ``tiltRotation(sineSquared:)``.
     @inlinable
     static func angleAndRatio(sineSquared s2: Scalar, cosine c: Scalar) -> (angle: Scalar, ratio: Scalar) {
         let s = s2.squareRoot()
