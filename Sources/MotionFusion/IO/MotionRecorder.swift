@@ -20,7 +20,10 @@
 /// to put the data on disk, for power loss. Appending to an existing recording continues it; its
 /// header must match, and a partial last line left by a crash is cut off first.
 public final class MotionRecorder: @unchecked Sendable {
-    // @unchecked Sendable: `fd`, `pending` and `buffer` are touched only inside `lock`.
+    // @unchecked Sendable: the mutable state (`fd`'s offset, `pending`, `buffer`) is read and written
+    // only between `lock.lock()` and `lock.unlock()` (`append` and `sync` take the lock first; `init`
+    // runs before the instance is shared and `deinit` after the last reference is gone); `path` and
+    // `syncInterval` are immutable.
     public let path: String
     /// Samples between automatic `fsync` calls (0: only on ``sync()``; the file is closed when the
     /// recorder is released).
@@ -197,7 +200,8 @@ public enum RecorderError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// A pthread mutex without Foundation (the library's IO layer avoids it).
 final class NSLockLike: @unchecked Sendable {
-    // @unchecked Sendable: the mutex is the synchronization.
+    // @unchecked Sendable: its only state is the pthread mutex, which exists to be shared between
+    // threads; the pointer itself never changes after `init`.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     init() { pthread_mutex_init(mutex, nil) }
     deinit {
