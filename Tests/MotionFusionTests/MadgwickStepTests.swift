@@ -52,7 +52,7 @@ struct FuzzRegressionTests {
     @Test func complementaryFilterDoesNotIntegrateARotationBeyondFloat() {
         let start = Quaternion<Float>(w: -0.47548857, x: 0.10047595, y: 0.4487685, z: 0.749948).normalized()
         let accelerometer = SIMD3<Float>(5.459276754552108e-19, 5.459276754552108e-19, 5.459278822503639e-19)
-        let magnetometer = SIMD3<Float>(5.594802026112796e-19, 0.7470570206642151, 2.2688423435883113e-41)
+        let magnetometer = SIMD3<Float>(5.594802026112796e-19, 0.7470570206642151, Float(bitPattern: 0x0000_3F3F))  // a subnormal
         var absurd = ComplementaryFilter<Float>()
         absurd.reset(to: start)
         absurd.update(

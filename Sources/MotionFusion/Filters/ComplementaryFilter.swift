@@ -144,15 +144,8 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let an2 = (accelerometer.x * accelerometer.x + accelerometer.y * accelerometer.y)
             + accelerometer.z * accelerometer.z
         guard t2 < 0.0025, an2.isNormal else { return nil }
-        // e = exp(v) by its series (see exponential(halfRotation:)).
-        let c3: Scalar = 1 - t2 * (1 / 56 as Scalar)
-        let c2: Scalar = 1 - t2 * (1 / 30 as Scalar) * c3
-        let c1: Scalar = 1 - t2 * (1 / 12 as Scalar) * c2
-        let ew: Scalar = 1 - t2 * (1 / 2 as Scalar) * c1
-        let k3: Scalar = 1 - t2 * (1 / 72 as Scalar)
-        let k2: Scalar = 1 - t2 * (1 / 42 as Scalar) * k3
-        let k1: Scalar = 1 - t2 * (1 / 20 as Scalar) * k2
-        let k: Scalar = 1 - t2 * (1 / 6 as Scalar) * k1
+        // e = exp(v) = (cos|v|, sin|v|/|v| · v) by its series.
+        let (ew, k) = Self.exponentialSeries(t2)
         let ex = vx * k, ey = vy * k, ez = vz * k
         // â and a₁ = e â e* = â + e_w t + e_v × t with t = 2 e_v × â.
         let ra = 1 / an2.squareRoot()
@@ -421,18 +414,25 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     static func exponential(halfRotation v: SIMD3<Scalar>) -> Quaternion<Scalar> {
         let t2 = (v.x * v.x + v.y * v.y) + v.z * v.z
         if t2 < 0.0025 {
-            // Reciprocals as constants: no division at run time.
-            let c3: Scalar = 1 - t2 * (1 / 56 as Scalar)
-            let c2: Scalar = 1 - t2 * (1 / 30 as Scalar) * c3
-            let c1: Scalar = 1 - t2 * (1 / 12 as Scalar) * c2
-            let c: Scalar = 1 - t2 * (1 / 2 as Scalar) * c1
-            let k3: Scalar = 1 - t2 * (1 / 72 as Scalar)
-            let k2: Scalar = 1 - t2 * (1 / 42 as Scalar) * k3
-            let k1: Scalar = 1 - t2 * (1 / 20 as Scalar) * k2
-            let k: Scalar = 1 - t2 * (1 / 6 as Scalar) * k1
+            let (c, k) = exponentialSeries(t2)
             return Quaternion(w: c, x: v.x * k, y: v.y * k, z: v.z * k)
         }
         return Quaternion(rotationVector: v * 2)
+    }
+
+    /// `(cos t, sin t / t)` for `t² = t2 < 0.0025` by their Taylor series to `t⁸` (truncation below
+    /// 3e-20); reciprocals as constants, so no division at run time.
+    @inlinable @inline(__always)
+    static func exponentialSeries(_ t2: Scalar) -> (cosine: Scalar, sinc: Scalar) {
+        let c3: Scalar = 1 - t2 * (1 / 56 as Scalar)
+        let c2: Scalar = 1 - t2 * (1 / 30 as Scalar) * c3
+        let c1: Scalar = 1 - t2 * (1 / 12 as Scalar) * c2
+        let c: Scalar = 1 - t2 * (1 / 2 as Scalar) * c1
+        let k3: Scalar = 1 - t2 * (1 / 72 as Scalar)
+        let k2: Scalar = 1 - t2 * (1 / 42 as Scalar) * k3
+        let k1: Scalar = 1 - t2 * (1 / 20 as Scalar) * k2
+        let k: Scalar = 1 - t2 * (1 / 6 as Scalar) * k1
+        return (c, k)
     }
 
     /// `(atan2(s, c), atan2(s, c) / s)` for `s = √sineSquared ≥ 0` (the ratio is 0 when s = 0),
