@@ -143,6 +143,41 @@ struct FilterDerivationTests {
         #expect(worst < 1e-13, "worst angle between the filter's step and the definition \(worst) rad")
     }
 
+    @Test func complementaryTimeConstantsOutsideTheirRange() {
+        // τ = 0 (and −0) corrects in full at every step (the tilt is gone after one step); a negative or NaN
+        // τ turns the correction off (the attitude stays), and nothing becomes NaN.
+        let tilted = Quaternion<Double>(angle: 0.05, axis: SIMD3(1, 0, 0))
+        for (tau, expected) in [(0.0, 0.0), (-0.0, 0.0), (-1.0, 0.05), (Double.nan, 0.05), (Double.infinity, 0.05)] {
+            var filter = ComplementaryFilter<Double>(settings: .init(accelerometerTimeConstant: tau, frame: .nwu))
+            filter.reset(to: tilted)
+            filter.update(gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: nil, dt: 0.01)
+            #expect(filter.quaternion.isFinite && abs(filter.quaternion.length - 1) < 1e-15, "τ \(tau)")
+            #expect(abs(filter.quaternion.angle - expected) < 1e-12, "τ \(tau): \(filter.quaternion.angle)")
+        }
+    }
+
+    @Test func complementaryReportsErrorsOfHalfATurn() {
+        // Upside down: the measured up direction is (0, 0, −1), a tilt error of π; a field pointing
+        // south: a heading error of π (in magnitude).
+        var filter = ComplementaryFilter<Double>(settings: .init(frame: .nwu))
+        filter.reset(to: Quaternion(w: 0, x: 1, y: 0, z: 0))
+        filter.update(gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: nil, dt: 0.01)
+        #expect(abs(filter.tiltError - .pi) < 1e-12)
+        var heading = ComplementaryFilter<Double>(settings: .init(frame: .nwu))
+        heading.reset(to: .identity)
+        heading.update(gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: SIMD3(-20, 0, -40), dt: 0.01)
+        #expect(abs(abs(heading.headingError) - .pi) < 1e-12)
+    }
+
+    @Test func complementaryHeadingStepStaysUnitInTheShortSeries() {
+        // A heading correction whose φ² is just below the short series' limit (10⁻⁴): the attitude
+        // must stay unit to a few ulp (the short series once lacked a term, 1.3e-15).
+        var filter = ComplementaryFilter<Double>(settings: .init(magnetometerTimeConstant: 0.044839, frame: .nwu))
+        filter.reset(to: .identity)
+        filter.update(gyroscope: .zero, accelerometer: SIMD3(0, 0, 1), magnetometer: SIMD3(cos(0.1), sin(0.1), 0), dt: 0.01)
+        #expect(abs(filter.nwuQuaternion.length - 1) < 5e-16, "\(filter.nwuQuaternion.length - 1)")
+    }
+
     @Test func madgwickBiasCompensationFollowsEquations47To49() {
         // One step from a known state, compared with the equations written out independently.
         var filter = MadgwickFilter<Double>(settings: .init(beta: 0.2, zeta: 0.05, frame: .nwu))

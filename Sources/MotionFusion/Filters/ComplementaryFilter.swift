@@ -20,9 +20,11 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// Time constants.
     public struct Settings: Sendable, Hashable, Codable {
         /// τ_a, s: time constant of the tilt correction. Longer trusts the gyroscope more and
-        /// rejects linear acceleration better. Default 1 s.
+        /// rejects linear acceleration better. Default 1 s. `.infinity`, a negative value or NaN
+        /// turn the correction off; 0 applies it in full at every step.
         public var accelerometerTimeConstant: Scalar
-        /// τ_m, s: time constant of the heading correction. Default 2 s.
+        /// τ_m, s: time constant of the heading correction. Default 2 s. The same special values as
+        /// ``accelerometerTimeConstant``.
         public var magnetometerTimeConstant: Scalar
         /// The earth frame of the output attitude. Default ENU.
         public var frame: EarthFrame
@@ -81,12 +83,12 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable public var isInitialized: Bool { initialized }
     /// The tilt error (rad) between the accelerometer and the attitude before the last correction.
     @inlinable public var tiltError: Scalar {
-        lastTiltSquaredSine > 0 ? Scalar.atan2(y: lastTiltSquaredSine.squareRoot(), x: lastTiltCosine) : 0
+        Scalar.atan2(y: lastTiltSquaredSine.squareRoot(), x: lastTiltCosine)
     }
     /// The heading error ψ (rad, positive when the field points west of north) before the last
     /// correction; 0 in 6D steps.
     @inlinable public var headingError: Scalar {
-        lastHeadingY != 0 ? Scalar.atan2(y: lastHeadingY, x: lastHeadingX) : 0
+        Scalar.atan2(y: lastHeadingY, x: lastHeadingX)
     }
 
     @inlinable
@@ -279,7 +281,8 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// steps), the coefficients products of constants: about a hundred operations in all.
     @inlinable @inline(__always)
     mutating func refreshGains(dt: Scalar) {
-        let timeConstants = SIMD2(settings.accelerometerTimeConstant, settings.magnetometerTimeConstant)
+        // `+ 0` turns −0 into +0, so that τ = −0 means 0 (1/τ = +∞) and the cache tells them apart.
+        let timeConstants = SIMD2(settings.accelerometerTimeConstant, settings.magnetometerTimeConstant) + 0
         if timeConstants != gainKey {
             gainKey = timeConstants
             inverseTimeConstants = 1 / timeConstants
@@ -287,7 +290,9 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
         guard !(abs(dt - gainStep) <= gainStep * (1 / 1_000_000 as Scalar)) else { return }
         gainStep = dt
-        gains = SIMD2(Self.gain(dt * inverseTimeConstants.x), Self.gain(dt * inverseTimeConstants.y))
+        // A negative or NaN time constant has no meaning: its gain is 0 (no correction); 0 gives 1.
+        let raw = SIMD2(Self.gain(dt * inverseTimeConstants.x), Self.gain(dt * inverseTimeConstants.y))
+        gains = SIMD2(raw.x >= 0 ? min(raw.x, 1) : 0, raw.y >= 0 ? min(raw.y, 1) : 0)
         // The coefficients of tiltRotation(sineSquared:) for k = k_a, h = k/2, u = h²/4:
         // a_{n+1} = a_n ((n + ½)² − u) / ((n + 3/2)(n + 1)), a₀ = h;
         // b_{n+1} = b_n (n² − u) / ((n + ½)(n + 1)), b₀ = 1 (the reciprocals are constants).
@@ -378,15 +383,16 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// `(sin φ / v, cos φ)` for `φ = ratio · v` with `v² = squared` and `φ² ≤ 0.01`: the series of
-    /// `sin φ / φ` and `cos φ`, to `φ¹⁰` (truncation below 3e-18; `Float`: to `φ⁶`), or to `φ⁴` for
-    /// `φ² < 10⁻⁴` (`Float`: `φ²`), by Horner's rule (no high powers of a tiny `φ²`).
+    /// `sin φ / φ` and `cos φ`, to `φ¹⁰` (truncation below 3e-18; `Float`: to `φ⁶`), or to `φ⁶` for
+    /// `φ² < 10⁻⁴` (truncation below 3e-19; `Float`: `φ²`), by Horner's rule (no high powers of a
+    /// tiny `φ²`).
     @inlinable @inline(__always)
     static func sineAndCosine(halfAngleRatio ratio: Scalar, squared v2: Scalar) -> (sine: Scalar, cosine: Scalar) {
         let p = v2 * (ratio * ratio)  // φ²
         if p < (1 / 10_000 as Scalar) {
             if isSinglePrecision { return (ratio * (1 - p * (1 / 6 as Scalar)), 1 - p * (1 / 2 as Scalar)) }
-            let sinc: Scalar = 1 - p * (1 / 6 as Scalar) * (1 - p * (1 / 20 as Scalar))
-            let cosine: Scalar = 1 - p * (1 / 2 as Scalar) * (1 - p * (1 / 12 as Scalar))
+            let sinc: Scalar = 1 - p * (1 / 6 as Scalar) * (1 - p * (1 / 20 as Scalar) * (1 - p * (1 / 42 as Scalar)))
+            let cosine: Scalar = 1 - p * (1 / 2 as Scalar) * (1 - p * (1 / 12 as Scalar) * (1 - p * (1 / 30 as Scalar)))
             return (ratio * sinc, cosine)
         }
         if isSinglePrecision {
