@@ -248,9 +248,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         lastTiltSquaredSine = s2
         lastTiltCosine = g.z
         if s2 > 0 {
-            let (tilt, ratio) = Self.angleAndRatio(sineSquared: s2, cosine: g.z)
-            _ = tilt
-            let half = gains.x * ratio / 2
+            let half = gains.x * Self.angleRatio(sineSquared: s2, cosine: g.z) / 2
             p = Self.exponential(halfRotation: SIMD3(g.y * half, -g.x * half, 0)) * p
         }
         headingStep(p, magnetometer: magnetometer, dt: dt)
@@ -441,12 +439,11 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         return (c, k)
     }
 
-    /// `(atan2(s, c), atan2(s, c) / s)` for `s = √sineSquared ≥ 0` (the ratio is 0 when s = 0),
-    /// for the angles beyond the series of ``tiltRotation(sineSquared:)``.
+    /// `atan2(s, c) / s` for `s = √sineSquared ≥ 0` (0 when s = 0), for the angles beyond the series
+    /// of ``tiltRotation(sineSquared:)``.
     @inlinable
-    static func angleAndRatio(sineSquared s2: Scalar, cosine c: Scalar) -> (angle: Scalar, ratio: Scalar) {
+    static func angleRatio(sineSquared s2: Scalar, cosine c: Scalar) -> Scalar {
         let s = s2.squareRoot()
-        let angle = Scalar.atan2(y: s, x: c)
-        return (angle, s > 0 ? angle / s : 0)
+        return s > 0 ? Scalar.atan2(y: s, x: c) / s : 0
     }
 }
