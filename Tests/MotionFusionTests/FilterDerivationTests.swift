@@ -52,21 +52,26 @@ struct FilterDerivationTests {
     }
 
     @Test func complementaryHeadingSeriesEqualsTheTrigonometry() {
-        // arctangentRatio and sineAndCosine against libm: with ψ = atan t, sin(kψ/2)/t and cos(kψ/2),
-        // over the series' whole range (tan²ψ ≤ 0.04, both branches) and every k in [0, 1].
+        // headingRotation(sineSquared:) (the tilt's series with the heading gain's coefficients)
+        // against libm: with ψ = asin √x, sin(k_m ψ/2)/sin ψ and cos(k_m ψ/2), over the series' whole
+        // range (x ≤ 0.04, both branches) and every fraction k_m in [0, 1], with a tilt gain that
+        // differs, so that mixing up the two coefficient sets fails.
         var random = SplitMix64(seed: 8)
         var worst = 0.0
         for trial in 0..<20_000 {
             let k = random.uniform(0, 1)
-            let u = trial % 2 == 0 ? random.uniform(0, 0.04) : random.uniform(0, 1e-4)
-            let psi = atan(u.squareRoot())
-            let (sine, cosine) = ComplementaryFilter<Double>.sineAndCosine(
-                halfAngleRatio: k / 2 * ComplementaryFilter<Double>.arctangentRatio(u), squared: u)
-            let expectedSine = u > 0 ? sin(k * psi / 2) / u.squareRoot() : k / 2
+            let x = trial % 2 == 0 ? random.uniform(0, 0.04) : random.uniform(0, 1e-4)
+            var filter = ComplementaryFilter<Double>(
+                settings: .init(accelerometerTimeConstant: 0.37, magnetometerTimeConstant: 1))
+            filter.refreshGains(dt: -log1p(-k))  // k_m = 1 − e^(−Δt/τ_m) = k for τ_m = 1
+            let km = filter.gains.y
+            let psi = asin(x.squareRoot())
+            let (sine, cosine) = filter.headingRotation(sineSquared: x)
+            let expectedSine = x > 0 ? sin(km * psi / 2) / x.squareRoot() : km / 2
             worst = max(worst, abs(sine - expectedSine) / max(expectedSine, .leastNormalMagnitude))
-            worst = max(worst, abs(cosine - cos(k * psi / 2)))
+            worst = max(worst, abs(cosine - cos(km * psi / 2)))
         }
-        #expect(worst < 4e-15, "worst relative error \(worst)")  // a few ulp: rounding of the alternating sums and of libm
+        #expect(worst < 1e-15, "worst relative error \(worst)")
     }
 
     @Test func complementaryTiltSeriesEqualsTheTrigonometry() {

@@ -60,9 +60,12 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var gainStep: Scalar = .nan
     @usableFromInline var gains: SIMD2<Scalar> = .zero
     @usableFromInline var inverseTimeConstants: SIMD2<Scalar> = .zero
-    /// `a₀ … a₁₁` and `b₀ … b₁₁` of ``tiltRotation(sineSquared:)`` for the gain `gains.x`.
+    /// `a₀ … a₁₁` and `b₀ … b₁₁` of ``fractionalRotation(sineSquared:sineCoefficients:cosineCoefficients:)``
+    /// for the tilt gain `gains.x` and for the heading gain `gains.y`.
     @usableFromInline var tiltSineCoefficients: SIMD16<Scalar> = .zero
     @usableFromInline var tiltCosineCoefficients: SIMD16<Scalar> = .zero
+    @usableFromInline var headingSineCoefficients: SIMD16<Scalar> = .zero
+    @usableFromInline var headingCosineCoefficients: SIMD16<Scalar> = .zero
 
     /// A filter that initializes itself from its first usable accelerometer sample.
     @inlinable
@@ -103,7 +106,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         state.initialize(accelerometer: accelerometer, magnetometer: magnetometer)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func update(
         gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?,
         dt: Scalar
@@ -129,13 +132,14 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// in the step, a usable accelerometer and a tilt error below 11.5° (`sin²θ ≤ 0.04`). Returns the
     /// attitude after the tilt correction, or nil (having changed nothing) when a condition fails.
     ///
-    /// The step is arranged so that little of it waits for the previous attitude (a step can only
-    /// start when the previous one is done): the gyroscope's rotation `e`, the accelerometer's
-    /// direction turned by it (`a₁ = e â e*`) and the gain depend on this sample alone. What
-    /// remains on that chain is the measured up direction in the earth frame `g = q a₁ q*`, two
-    /// series in `sin²θ` and one quaternion product. Instead of a normalization, the step
-    /// multiplies by one Newton step toward unit length, `(3 − |q|²)/2`: every rotation here is unit
-    /// to within rounding, so |q| stays within a few ulps of 1.
+    /// Measured on this step, the time goes to the number of floating-point instructions more than to
+    /// the chain of operations that waits for the previous attitude, so the step does the least
+    /// arithmetic: the gyroscope's rotation `e` (series, no square root), `p = q ⊗ e`, the measured up
+    /// direction in the earth frame `g = p â p*` (one rotation of a vector), two series in `sin²θ` and
+    /// one combination of `p` with `d = (0, g_y, −g_x, 0) ⊗ p`. Instead of a normalization, the
+    /// result is multiplied by one Newton step toward unit length, `(3 − |q|²)/2`, folded into the
+    /// two series' values: every rotation here is unit to within rounding, so |q| stays within a few
+    /// ulps of 1, and `p`'s length (that of `q`) changes `g` by as little.
     @inlinable @inline(__always)
     mutating func fastTiltStep(
         gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, dt: Scalar
@@ -149,48 +153,43 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         // e = exp(v) = (cos|v|, sin|v|/|v| · v) by its series.
         let (ew, k) = Self.exponentialSeries(t2)
         let ex = vx * k, ey = vy * k, ez = vz * k
-        // â and a₁ = e â e* = â + e_w t + e_v × t with t = 2 e_v × â.
         let ra = 1 / an2.squareRoot()
         let ax = accelerometer.x * ra, ay = accelerometer.y * ra, az = accelerometer.z * ra
-        let tx = 2 * (ey * az - ez * ay), ty = 2 * (ez * ax - ex * az), tz = 2 * (ex * ay - ey * ax)
-        let a1x = ax + (ew * tx + (ey * tz - ez * ty))
-        let a1y = ay + (ew * ty + (ez * tx - ex * tz))
-        let a1z = az + (ew * tz + (ex * ty - ey * tx))
-        // g = q a₁ q*.
         let w = q.w, x = q.x, y = q.y, z = q.z
-        let ux = 2 * (y * a1z - z * a1y), uy = 2 * (z * a1x - x * a1z), uz = 2 * (x * a1y - y * a1x)
-        let gx = a1x + (w * ux + (y * uz - z * uy))
-        let gy = a1y + (w * uy + (z * ux - x * uz))
-        let gz = a1z + (w * uz + (x * uy - y * ux))
+        let f = (3 - ((w * w + x * x) + (y * y + z * z))) * (1 / 2 as Scalar)
+        // p = q ⊗ e.
+        let pw = (w * ew - x * ex) - (y * ey + z * ez)
+        let px = (w * ex + x * ew) + (y * ez - z * ey)
+        let py = (w * ey - x * ez) + (y * ew + z * ex)
+        let pz = (w * ez + x * ey) + (z * ew - y * ex)
+        // g = p â p* = â + p_w u + p_v × u with u = 2 p_v × â.
+        let ux = 2 * (py * az - pz * ay), uy = 2 * (pz * ax - px * az), uz = 2 * (px * ay - py * ax)
+        let gx = ax + (pw * ux + (py * uz - pz * uy))
+        let gy = ay + (pw * uy + (pz * ux - px * uz))
+        let gz = az + (pw * uz + (px * uy - py * ux))
         let s2 = gx * gx + gy * gy
         guard gz > 0 && s2 <= 0.04 else { return nil }
-        // p = q ⊗ e, times the Newton factor.
-        let f = (3 - ((w * w + x * x) + (y * y + z * z))) * (1 / 2 as Scalar)
-        let fw = ew * f, fx = ex * f, fy = ey * f, fz = ez * f
-        let pw = (w * fw - x * fx) - (y * fy + z * fz)
-        let px = (w * fx + x * fw) + (y * fz - z * fy)
-        let py = (w * fy - x * fz) + (y * fw + z * fx)
-        let pz = (w * fz + x * fy) + (z * fw - y * fx)
         // The tilt correction c = (cos(k_a θ/2), sin(k_a θ/2)/s · (g_y, −g_x, 0)), then c ⊗ p, as
         // cos(k_a θ/2) p + sin(k_a θ/2)/s · d with d = (0, g_y, −g_x, 0) ⊗ p, which does not wait for
         // the series.
         let dw = gy * px - gx * py, dx = gy * pw - gx * pz
         let dy = -(gx * pw + gy * pz), dz = gy * py + gx * px
         let (sine, cosine) = tiltRotation(sineSquared: s2)
+        let fs = sine * f, fc = cosine * f
         lastTiltSquaredSine = s2
         lastTiltCosine = gz
         return Quaternion(
-            w: cosine * pw - sine * dw, x: cosine * px + sine * dx,
-            y: cosine * py + sine * dy, z: cosine * pz + sine * dz)
+            w: fc * pw - fs * dw, x: fc * px + fs * dx,
+            y: fc * py + fs * dy, z: fc * pz + fs * dz)
     }
 
     /// Step 3, the heading correction, after the tilt correction gave `p`; stores the attitude.
     ///
     /// The field's horizontal part in the earth frame, `(h_x, h_y)` of `h = p m̂ p*`, is turned
-    /// toward north by the fraction `k_m` of its angle `ψ = atan2(h_y, h_x)`. For `|ψ| ≤ 11.3°`
-    /// (`tan²ψ ≤ 0.04`) the rotation `(cos(k_m ψ/2), 0, 0, −sin(k_m ψ/2))` comes from series in
-    /// `tan²ψ` (``arctangentRatio(_:)``, ``sineAndCosine(halfAngleRatio:squared:)``), with one
-    /// division on the chain; beyond, from `atan2`.
+    /// toward north by the fraction `k_m` of its angle `ψ = atan2(h_y, h_x)`. For `|ψ| ≤ 11.5°`
+    /// (`sin²ψ ≤ 0.04`) the rotation `(cos(k_m ψ/2), 0, 0, −sin(k_m ψ/2))` comes from the same series
+    /// in `sin²ψ` as the tilt's (``headingRotation(sineSquared:)``), with one division and one square
+    /// root, beside each other, on the chain; beyond, from `atan2`.
     @inlinable @inline(__always)
     mutating func headingStep(_ p: Quaternion<Scalar>, magnetometer: SIMD3<Scalar>?, dt: Scalar) {
         guard let magnetometer else {
@@ -209,19 +208,18 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let tx = 2 * (py * mz - pz * my), ty = 2 * (pz * mx - px * mz), tz = 2 * (px * my - py * mx)
         let hx = mx + (pw * tx + (py * tz - pz * ty))
         let hy = my + (pw * ty + (pz * tx - px * tz))
-        guard (hx * hx + hy * hy).isNormal else {  // field vertical: no heading
+        guard (hx * hx + hy * hy).isNormal else {  // field vertical (or not finite): no heading
             q = p
             return
         }
         lastHeadingX = hx
         lastHeadingY = hy
-        if hx > 0 && hy * hy <= 0.04 * (hx * hx) {
-            // ψ = t · atan(t)/t with t = h_y/h_x; the rotation by −k_m ψ about up.
-            let t = hy / hx
-            let u = t * t
-            let (sine, cosine) = Self.sineAndCosine(
-                halfAngleRatio: gains.y * (1 / 2 as Scalar) * Self.arctangentRatio(u), squared: u)
-            let cz = -t * sine
+        let h2 = hx * hx + hy * hy
+        if hx > 0 && hy * hy <= 0.04 * h2 {
+            // sin²ψ = h_y²/|h|², sin ψ = h_y/|h|; the rotation by −k_m ψ about up.
+            let r2 = 1 / h2
+            let (sine, cosine) = headingRotation(sineSquared: hy * hy * r2)
+            let cz = -(sine * (hy * r2.squareRoot()))
             q = Quaternion(w: cosine * pw - cz * pz, x: cosine * px - cz * py, y: cosine * py + cz * px, z: cosine * pz + cz * pw)
         } else {
             let psi = Scalar.atan2(y: hy, x: hx)
@@ -275,8 +273,8 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// Recomputes the gains when the time constants change or the step differs from the one they
     /// were computed for by more than 1 ppm (timestamps' rounding makes steady steps differ in their
     /// last bits; within 1 ppm the gain changes by less than 1 ppm of itself), and with them the tilt
-    /// series' coefficients. The gains are series in `Δt/τ` (no call into `libm` for ordinary
-    /// steps), the coefficients products of constants: about a hundred operations in all.
+    /// and heading series' coefficients. The gains are series in `Δt/τ` (no call into `libm` for
+    /// ordinary steps), the coefficients products of constants: about 150 operations in all.
     @inlinable @inline(__always)
     mutating func refreshGains(dt: Scalar) {
         // `+ 0` turns −0 into +0, so that τ = −0 means 0 (1/τ = +∞) and the cache tells them apart.
@@ -291,11 +289,19 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         // A negative or NaN time constant has no meaning: its gain is 0 (no correction); 0 gives 1.
         let raw = SIMD2(Self.gain(dt * inverseTimeConstants.x), Self.gain(dt * inverseTimeConstants.y))
         gains = SIMD2(raw.x >= 0 ? min(raw.x, 1) : 0, raw.y >= 0 ? min(raw.y, 1) : 0)
-        // The coefficients of tiltRotation(sineSquared:) for k = k_a, h = k/2, u = h²/4:
-        // a_{n+1} = a_n ((n + ½)² − u) / ((n + 3/2)(n + 1)), a₀ = h;
-        // b_{n+1} = b_n (n² − u) / ((n + ½)(n + 1)), b₀ = 1 (the reciprocals are constants).
-        let u = gains.x * gains.x * (1 / 16 as Scalar)
-        let a0: Scalar = gains.x / 2
+        (tiltSineCoefficients, tiltCosineCoefficients) = Self.rotationSeriesCoefficients(gain: gains.x)
+        (headingSineCoefficients, headingCosineCoefficients) = Self.rotationSeriesCoefficients(gain: gains.y)
+    }
+
+    /// The coefficients `a₀ … a₁₁`, `b₀ … b₁₁` of
+    /// ``fractionalRotation(sineSquared:sineCoefficients:cosineCoefficients:)`` for the fraction `k`,
+    /// with `h = k/2`, `u = h²/4`: `a_{n+1} = a_n ((n + ½)² − u) / ((n + 3/2)(n + 1))`, `a₀ = h`;
+    /// `b_{n+1} = b_n (n² − u) / ((n + ½)(n + 1))`, `b₀ = 1` (the reciprocals are constants, so no
+    /// division at run time).
+    @inlinable @inline(__always)
+    static func rotationSeriesCoefficients(gain k: Scalar) -> (sine: SIMD16<Scalar>, cosine: SIMD16<Scalar>) {
+        let u = k * k * (1 / 16 as Scalar)
+        let a0: Scalar = k / 2
         let a1: Scalar = a0 * ((1 / 4 as Scalar) - u) * (2 / 3 as Scalar)
         let a2: Scalar = a1 * ((9 / 4 as Scalar) - u) * (1 / 5 as Scalar)
         let a3: Scalar = a2 * ((25 / 4 as Scalar) - u) * (2 / 21 as Scalar)
@@ -318,23 +324,38 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let b9: Scalar = b8 * (64 - u) * (2 / 153 as Scalar)
         let b10: Scalar = b9 * (81 - u) * (1 / 95 as Scalar)
         let b11: Scalar = b10 * (100 - u) * (2 / 231 as Scalar)
-        tiltSineCoefficients = SIMD16(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, 0, 0, 0, 0)
-        tiltCosineCoefficients = SIMD16(1, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, 0, 0, 0, 0)
+        return (
+            SIMD16(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, 0, 0, 0, 0),
+            SIMD16(1, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, 0, 0, 0, 0))
     }
 
     /// True for `Float`-like precision (24 significand bits or fewer): shorter series suffice there.
     @inlinable static var isSinglePrecision: Bool { Scalar.significandBitCount <= 23 }
 
-    /// `(sin(k θ / 2) / sin θ, cos(k θ / 2))` for `θ = asin(√x)`, `x = sin²θ ≤ 0.04` (θ ≤ 11.5°), `k =
-    /// k_a`: the hypergeometric series `sin(h asin s) = h s ₂F₁((1+h)/2, (1−h)/2; 3/2; s²)` and
-    /// `cos(h asin s) = ₂F₁(−h/2, h/2; 1/2; s²)`, `h = k/2`, whose coefficients depend on the gain alone
-    /// (``refreshGains(dt:)``). In `Double` to `x¹¹` (the rest below 1e-19 relative), as a tree
-    /// (Estrin: three multiply-adds and three squarings deep), or to `x⁴` for `x < 10⁻⁴`; in `Float`
-    /// to `x⁵`, or to `x` for `x < 10⁻⁴`. The short forms keep powers of a tiny `x` from becoming
-    /// subnormal, which is slow.
+    /// ``fractionalRotation(sineSquared:sineCoefficients:cosineCoefficients:)`` for the tilt gain.
     @inlinable @inline(__always)
     func tiltRotation(sineSquared x: Scalar) -> (sine: Scalar, cosine: Scalar) {
-        let a = tiltSineCoefficients, b = tiltCosineCoefficients
+        Self.fractionalRotation(sineSquared: x, sineCoefficients: tiltSineCoefficients, cosineCoefficients: tiltCosineCoefficients)
+    }
+
+    /// ``fractionalRotation(sineSquared:sineCoefficients:cosineCoefficients:)`` for the heading gain.
+    @inlinable @inline(__always)
+    func headingRotation(sineSquared x: Scalar) -> (sine: Scalar, cosine: Scalar) {
+        Self.fractionalRotation(
+            sineSquared: x, sineCoefficients: headingSineCoefficients, cosineCoefficients: headingCosineCoefficients)
+    }
+
+    /// `(sin(k θ / 2) / sin θ, cos(k θ / 2))` for `θ = asin(√x)`, `x = sin²θ ≤ 0.04` (θ ≤ 11.5°), with
+    /// the coefficients of ``rotationSeriesCoefficients(gain:)`` for the fraction `k`: the
+    /// hypergeometric series `sin(h asin s) = h s ₂F₁((1+h)/2, (1−h)/2; 3/2; s²)` and
+    /// `cos(h asin s) = ₂F₁(−h/2, h/2; 1/2; s²)`, `h = k/2`. In `Double` to `x¹¹` (the rest below 1e-19
+    /// relative), as a tree (Estrin: three multiply-adds and three squarings deep), or to `x⁴` for
+    /// `x < 10⁻⁴`; in `Float` to `x⁵`, or to `x` for `x < 10⁻⁴`. The short forms keep powers of a tiny
+    /// `x` from becoming subnormal, which is slow.
+    @inlinable @inline(__always)
+    static func fractionalRotation(
+        sineSquared x: Scalar, sineCoefficients a: SIMD16<Scalar>, cosineCoefficients b: SIMD16<Scalar>
+    ) -> (sine: Scalar, cosine: Scalar) {
         if x < (1 / 10_000 as Scalar) {
             if Self.isSinglePrecision { return (a[0] + x * a[1], 1 + x * b[1]) }
             let sine: Scalar = a[0] + x * (a[1] + x * (a[2] + x * (a[3] + x * a[4])))
@@ -355,65 +376,9 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         return ((a03 + x4 * a47) + x8 * a811, (b03 + x4 * b47) + x8 * b811)
     }
 
-    /// `atan(t)/t` for `u = t² ≤ 0.04`: its series `Σ (−1)ⁿ uⁿ / (2n+1)`, in `Double` to `u¹¹`
-    /// (truncation below 1e-18), or to `u⁴` for `u < 10⁻⁴`; in `Float` to `u⁵`, or to `u` for
-    /// `u < 10⁻⁴`.
-    @inlinable @inline(__always)
-    static func arctangentRatio(_ u: Scalar) -> Scalar {
-        if u < (1 / 10_000 as Scalar) {
-            if isSinglePrecision { return 1 - u * (1 / 3 as Scalar) }
-            return 1 - u * ((1 / 3 as Scalar) - u * ((1 / 5 as Scalar) - u * ((1 / 7 as Scalar) - u * (1 / 9 as Scalar))))
-        }
-        let u2 = u * u
-        let u4 = u2 * u2
-        let c01: Scalar = 1 - u * (1 / 3 as Scalar)
-        let c23: Scalar = (1 / 5 as Scalar) - u * (1 / 7 as Scalar)
-        let c45: Scalar = (1 / 9 as Scalar) - u * (1 / 11 as Scalar)
-        let c03: Scalar = c01 + u2 * c23
-        if isSinglePrecision { return c03 + u4 * c45 }
-        let u8 = u4 * u4
-        let c67: Scalar = (1 / 13 as Scalar) - u * (1 / 15 as Scalar)
-        let c89: Scalar = (1 / 17 as Scalar) - u * (1 / 19 as Scalar)
-        let c1011: Scalar = (1 / 21 as Scalar) - u * (1 / 23 as Scalar)
-        let c47: Scalar = c45 + u2 * c67
-        let c811: Scalar = c89 + u2 * c1011
-        return (c03 + u4 * c47) + u8 * c811
-    }
-
-    /// `(sin φ / v, cos φ)` for `φ = ratio · v` with `v² = squared` and `φ² ≤ 0.01`: the series of
-    /// `sin φ / φ` and `cos φ`, to `φ¹⁰` (truncation below 3e-18; `Float`: to `φ⁶`), or to `φ⁶` for
-    /// `φ² < 10⁻⁴` (truncation below 3e-19; `Float`: `φ²`), by Horner's rule (no high powers of a
-    /// tiny `φ²`).
-    @inlinable @inline(__always)
-    static func sineAndCosine(halfAngleRatio ratio: Scalar, squared v2: Scalar) -> (sine: Scalar, cosine: Scalar) {
-        let p = v2 * (ratio * ratio)  // φ²
-        if p < (1 / 10_000 as Scalar) {
-            if isSinglePrecision { return (ratio * (1 - p * (1 / 6 as Scalar)), 1 - p * (1 / 2 as Scalar)) }
-            let sinc: Scalar = 1 - p * (1 / 6 as Scalar) * (1 - p * (1 / 20 as Scalar) * (1 - p * (1 / 42 as Scalar)))
-            let cosine: Scalar = 1 - p * (1 / 2 as Scalar) * (1 - p * (1 / 12 as Scalar) * (1 - p * (1 / 30 as Scalar)))
-            return (ratio * sinc, cosine)
-        }
-        if isSinglePrecision {
-            let sinc: Scalar = 1 - p * (1 / 6 as Scalar) * (1 - p * (1 / 20 as Scalar) * (1 - p * (1 / 42 as Scalar)))
-            let cosine: Scalar = 1 - p * (1 / 2 as Scalar) * (1 - p * (1 / 12 as Scalar) * (1 - p * (1 / 30 as Scalar)))
-            return (ratio * sinc, cosine)
-        }
-        let s4: Scalar = 1 - p * (1 / 110 as Scalar)
-        let s3: Scalar = 1 - p * (1 / 72 as Scalar) * s4
-        let s2: Scalar = 1 - p * (1 / 42 as Scalar) * s3
-        let s1: Scalar = 1 - p * (1 / 20 as Scalar) * s2
-        let sinc: Scalar = 1 - p * (1 / 6 as Scalar) * s1
-        let c4: Scalar = 1 - p * (1 / 90 as Scalar)
-        let c3: Scalar = 1 - p * (1 / 56 as Scalar) * c4
-        let c2: Scalar = 1 - p * (1 / 30 as Scalar) * c3
-        let c1: Scalar = 1 - p * (1 / 12 as Scalar) * c2
-        let cosine: Scalar = 1 - p * (1 / 2 as Scalar) * c1
-        return (ratio * sinc, cosine)
-    }
-
     /// `exp` of a pure quaternion with vector part `v`, `(cos|v|, sin|v| v/|v|)`: the rotation by the
-    /// rotation vector `2v`. For |v| < 0.05 by Taylor series to the ninth power, whose truncation
-    /// error (below 3e-20) is under `Double`'s rounding; beyond, by ``Quaternion/init(rotationVector:)``.
+    /// rotation vector `2v`. For |v| < 0.05 by the Taylor series of ``exponentialSeries(_:)``, whose
+    /// truncation is under the type's rounding; beyond, by ``Quaternion/init(rotationVector:)``.
     @inlinable @inline(__always)
     static func exponential(halfRotation v: SIMD3<Scalar>) -> Quaternion<Scalar> {
         let t2 = (v.x * v.x + v.y * v.y) + v.z * v.z
@@ -424,18 +389,20 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         return Quaternion(rotationVector: v * 2)
     }
 
-    /// `(cos t, sin t / t)` for `t² = t2 < 0.0025` by their Taylor series to `t⁸` (truncation below
-    /// 3e-20); reciprocals as constants, so no division at run time.
+    /// `(cos t, sin t / t)` for `t² = t2 < 0.0025` by their Taylor series, in Horner's form with
+    /// the coefficients as constants (no division at run time): in `Double` to `t⁸` (truncation below
+    /// 3e-20), in `Float` to `t⁴` (truncation below 3e-11, far under `Float`'s rounding).
     @inlinable @inline(__always)
     static func exponentialSeries(_ t2: Scalar) -> (cosine: Scalar, sinc: Scalar) {
-        let c3: Scalar = 1 - t2 * (1 / 56 as Scalar)
-        let c2: Scalar = 1 - t2 * (1 / 30 as Scalar) * c3
-        let c1: Scalar = 1 - t2 * (1 / 12 as Scalar) * c2
-        let c: Scalar = 1 - t2 * (1 / 2 as Scalar) * c1
-        let k3: Scalar = 1 - t2 * (1 / 72 as Scalar)
-        let k2: Scalar = 1 - t2 * (1 / 42 as Scalar) * k3
-        let k1: Scalar = 1 - t2 * (1 / 20 as Scalar) * k2
-        let k: Scalar = 1 - t2 * (1 / 6 as Scalar) * k1
+        if isSinglePrecision {
+            let c: Scalar = 1 + t2 * (-1 / 2 as Scalar + t2 * (1 / 24 as Scalar))
+            let k: Scalar = 1 + t2 * (-1 / 6 as Scalar + t2 * (1 / 120 as Scalar))
+            return (c, k)
+        }
+        let c: Scalar = 1 + t2 * (-1 / 2 as Scalar + t2 * (1 / 24 as Scalar
+            + t2 * (-1 / 720 as Scalar + t2 * (1 / 40_320 as Scalar))))
+        let k: Scalar = 1 + t2 * (-1 / 6 as Scalar + t2 * (1 / 120 as Scalar
+            + t2 * (-1 / 5_040 as Scalar + t2 * (1 / 362_880 as Scalar))))
         return (c, k)
     }
 
