@@ -52,22 +52,22 @@ struct FilterDerivationTests {
     }
 
     @Test func complementaryHeadingSeriesEqualsTheTrigonometry() {
-        // headingRotation(sineSquared:) (the tilt's series with the heading gain's coefficients)
-        // against libm: with ψ = asin √x, sin(k_m ψ/2)/sin ψ and cos(k_m ψ/2), over the series' whole
-        // range (x ≤ 0.04, both branches) and every fraction k_m in [0, 1], with a tilt gain that
-        // differs, so that mixing up the two coefficient sets fails.
+        // headingRotation(halfAngleSineSquared:) (the tilt's series with the heading gain's
+        // coefficients) against libm: with ψ = 2 asin √y, sin(k_m ψ/2)/sin ψ and cos(k_m ψ/2), over the
+        // series' whole range (y ≤ 0.01, with small y as often) and every fraction k_m in [0, 1], with a
+        // tilt gain that differs, so that mixing up the two coefficient sets fails.
         var random = SplitMix64(seed: 8)
         var worst = 0.0
         for trial in 0..<20_000 {
             let k = random.uniform(0, 1)
-            let x = trial % 2 == 0 ? random.uniform(0, 0.04) : random.uniform(0, 1e-4)
+            let y = trial % 2 == 0 ? random.uniform(0, 0.01) : random.uniform(0, 1e-5)
             var filter = ComplementaryFilter<Double>(
                 settings: .init(accelerometerTimeConstant: 0.37, magnetometerTimeConstant: 1))
             filter.refreshGains(dt: -log1p(-k))  // k_m = 1 − e^(−Δt/τ_m) = k for τ_m = 1
             let km = filter.gains.y
-            let psi = asin(x.squareRoot())
-            let (sine, cosine) = filter.headingRotation(sineSquared: x)
-            let expectedSine = x > 0 ? sin(km * psi / 2) / x.squareRoot() : km / 2
+            let psi = 2 * asin(y.squareRoot())
+            let (sine, cosine) = filter.headingRotation(halfAngleSineSquared: y)
+            let expectedSine = y > 0 ? sin(km * psi / 2) / sin(psi) : km / 2
             worst = max(worst, abs(sine - expectedSine) / max(expectedSine, .leastNormalMagnitude))
             worst = max(worst, abs(cosine - cos(km * psi / 2)))
         }
@@ -75,30 +75,32 @@ struct FilterDerivationTests {
     }
 
     @Test func complementaryTiltSeriesEqualsTheTrigonometry() {
-        // tiltRotation(sineSquared:) against libm: sin(kθ/2)/sin θ and cos(kθ/2), θ = asin √x, over the
-        // series' whole range (x ≤ 0.04, both branches) and every fraction k in [0, 1]; Double to
-        // 1e-15, Float to 1e-6.
+        // tiltRotation(halfAngleSineSquared:) against libm: sin(kθ/2)/sin θ and cos(kθ/2), θ = 2 asin √y,
+        // over the series' whole range (y ≤ 0.01, with small y as often) and every fraction k in
+        // [0, 1]; Double to 1e-15, Float to 1e-6.
         var random = SplitMix64(seed: 7)
         var worst = 0.0
         var worstFloat = 0.0
         for trial in 0..<20_000 {
             let k = random.uniform(0, 1)
-            let x = trial % 2 == 0 ? random.uniform(0, 0.04) : random.uniform(0, 1e-4)
+            let y = trial % 2 == 0 ? random.uniform(0, 0.01) : random.uniform(0, 1e-5)
             var filter = ComplementaryFilter<Double>(settings: .init(accelerometerTimeConstant: 1))
             filter.refreshGains(dt: -log1p(-k))  // k_a = 1 − e^(−Δt/τ) = k for τ = 1
             let kk = filter.gains.x
-            let theta = asin(x.squareRoot())
-            let (sine, cosine) = filter.tiltRotation(sineSquared: x)
-            let expectedSine = x > 0 ? sin(kk * theta / 2) / x.squareRoot() : kk / 2
+            let theta = 2 * asin(y.squareRoot())
+            let (sine, cosine) = filter.tiltRotation(halfAngleSineSquared: y)
+            let expectedSine = y > 0 ? sin(kk * theta / 2) / sin(theta) : kk / 2
             worst = max(worst, abs(sine - expectedSine) / max(expectedSine, .leastNormalMagnitude))
             worst = max(worst, abs(cosine - cos(kk * theta / 2)))
             var single = ComplementaryFilter<Float>(settings: .init(accelerometerTimeConstant: 1))
             single.refreshGains(dt: Float(-log1p(-k)))
             let ks = Double(single.gains.x)
-            let (sineF, cosineF) = single.tiltRotation(sineSquared: Float(x))
-            let expectedF = x > 0 ? sin(ks * theta / 2) / x.squareRoot() : ks / 2
+            let yF = Float(y)
+            let thetaF = 2 * asin(Double(yF).squareRoot())
+            let (sineF, cosineF) = single.tiltRotation(halfAngleSineSquared: yF)
+            let expectedF = yF > 0 ? sin(ks * thetaF / 2) / sin(thetaF) : ks / 2
             worstFloat = max(worstFloat, abs(Double(sineF) - expectedF) / max(expectedF, 1e-30))
-            worstFloat = max(worstFloat, abs(Double(cosineF) - cos(ks * theta / 2)))
+            worstFloat = max(worstFloat, abs(Double(cosineF) - cos(ks * thetaF / 2)))
         }
         #expect(worst < 1e-15, "worst relative error \(worst)")
         #expect(worstFloat < 1e-6, "Float: worst relative error \(worstFloat)")
@@ -175,8 +177,8 @@ struct FilterDerivationTests {
     }
 
     @Test func complementaryHeadingStepStaysUnitInTheShortSeries() {
-        // A heading correction whose φ² is just below the short series' limit (10⁻⁴): the attitude
-        // must stay unit to a few ulp (the short series once lacked a term, 1.3e-15).
+        // A heading correction of 0.02 rad (k_m·ψ/2 for ψ = 0.1 and a gain near 0.2): the attitude
+        // must stay unit to a few ulp (an earlier, shorter series once lacked a term, 1.3e-15).
         var filter = ComplementaryFilter<Double>(settings: .init(magnetometerTimeConstant: 0.044839, frame: .nwu))
         filter.reset(to: .identity)
         filter.update(gyroscope: .zero, accelerometer: SIMD3(0, 0, 1), magnetometer: SIMD3(cos(0.1), sin(0.1), 0), dt: 0.01)

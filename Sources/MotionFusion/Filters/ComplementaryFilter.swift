@@ -60,12 +60,12 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var gainStep: Scalar = .nan
     @usableFromInline var gains: SIMD2<Scalar> = .zero
     @usableFromInline var inverseTimeConstants: SIMD2<Scalar> = .zero
-    /// `a₀ … a₁₁` and `b₀ … b₁₁` of ``fractionalRotation(sineSquared:sineCoefficients:cosineCoefficients:)``
+    /// `s₀ … s₇` and `c₀ … c₇` of ``fractionalRotation(halfAngleSineSquared:sineCoefficients:cosineCoefficients:)``
     /// for the tilt gain `gains.x` and for the heading gain `gains.y`.
-    @usableFromInline var tiltSineCoefficients: SIMD16<Scalar> = .zero
-    @usableFromInline var tiltCosineCoefficients: SIMD16<Scalar> = .zero
-    @usableFromInline var headingSineCoefficients: SIMD16<Scalar> = .zero
-    @usableFromInline var headingCosineCoefficients: SIMD16<Scalar> = .zero
+    @usableFromInline var tiltSineCoefficients: SIMD8<Scalar> = .zero
+    @usableFromInline var tiltCosineCoefficients: SIMD8<Scalar> = .zero
+    @usableFromInline var headingSineCoefficients: SIMD8<Scalar> = .zero
+    @usableFromInline var headingCosineCoefficients: SIMD8<Scalar> = .zero
 
     /// A filter that initializes itself from its first usable accelerometer sample.
     @inlinable
@@ -129,14 +129,14 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// Steps 1 and 2 for the usual case, written out in scalars: a rotation of less than 0.1 rad
-    /// in the step, a usable accelerometer and a tilt error below 11.5° (`sin²θ ≤ 0.04`). Returns the
+    /// in the step, a usable accelerometer and a tilt error below 11.48° (`cos θ ≥ 0.98`). Returns the
     /// attitude after the tilt correction, or nil (having changed nothing) when a condition fails.
     ///
     /// Measured on this step, the time goes to the number of floating-point instructions more than to
     /// the chain of operations that waits for the previous attitude, so the step does the least
     /// arithmetic: the gyroscope's rotation `e` (series, no square root), `p = q ⊗ e`, the measured up
-    /// direction in the earth frame `g = p â p*` (one rotation of a vector), two series in `sin²θ` and
-    /// one combination of `p` with `d = (0, g_y, −g_x, 0) ⊗ p`. Instead of a normalization, the
+    /// direction in the earth frame `g = p â p*` (one rotation of a vector), two series in
+    /// `sin²(θ/2) = (1 − g_z)/2` and one combination of `p` with `d = (0, g_y, −g_x, 0) ⊗ p`. Instead of a normalization, the
     /// result is multiplied by one Newton step toward unit length, `(3 − |q|²)/2`, folded into the
     /// two series' values: every rotation here is unit to within rounding, so |q| stays within a few
     /// ulps of 1, and `p`'s length (that of `q`) changes `g` by as little.
@@ -167,16 +167,15 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let gx = ax + (pw * ux + (py * uz - pz * uy))
         let gy = ay + (pw * uy + (pz * ux - px * uz))
         let gz = az + (pw * uz + (px * uy - py * ux))
-        let s2 = gx * gx + gy * gy
-        guard gz > 0 && s2 <= 0.04 else { return nil }
+        guard gz >= 0.98 else { return nil }  // also false for NaN
         // The tilt correction c = (cos(k_a θ/2), sin(k_a θ/2)/s · (g_y, −g_x, 0)), then c ⊗ p, as
         // cos(k_a θ/2) p + sin(k_a θ/2)/s · d with d = (0, g_y, −g_x, 0) ⊗ p, which does not wait for
         // the series.
         let dw = gy * px - gx * py, dx = gy * pw - gx * pz
         let dy = -(gx * pw + gy * pz), dz = gy * py + gx * px
-        let (sine, cosine) = tiltRotation(sineSquared: s2)
+        let (sine, cosine) = tiltRotation(halfAngleSineSquared: (1 - gz) * (1 / 2 as Scalar))
         let fs = sine * f, fc = cosine * f
-        lastTiltSquaredSine = s2
+        lastTiltSquaredSine = gx * gx + gy * gy
         lastTiltCosine = gz
         return Quaternion(
             w: fc * pw - fs * dw, x: fc * px + fs * dx,
@@ -186,10 +185,10 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// Step 3, the heading correction, after the tilt correction gave `p`; stores the attitude.
     ///
     /// The field's horizontal part in the earth frame, `(h_x, h_y)` of `h = p m̂ p*`, is turned
-    /// toward north by the fraction `k_m` of its angle `ψ = atan2(h_y, h_x)`. For `|ψ| ≤ 11.5°`
-    /// (`sin²ψ ≤ 0.04`) the rotation `(cos(k_m ψ/2), 0, 0, −sin(k_m ψ/2))` comes from the same series
-    /// in `sin²ψ` as the tilt's (``headingRotation(sineSquared:)``), with one division and one square
-    /// root, beside each other, on the chain; beyond, from `atan2`.
+    /// toward north by the fraction `k_m` of its angle `ψ = atan2(h_y, h_x)`. For `|ψ| ≤ 11.48°`
+    /// (`cos ψ ≥ 0.98`) the rotation `(cos(k_m ψ/2), 0, 0, −sin(k_m ψ/2))` comes from the same series
+    /// in `sin²(ψ/2) = (1 − cos ψ)/2` as the tilt's (``headingRotation(halfAngleSineSquared:)``), after
+    /// one square root and one division; beyond, from `atan2`.
     @inlinable @inline(__always)
     mutating func headingStep(_ p: Quaternion<Scalar>, magnetometer: SIMD3<Scalar>?, dt: Scalar) {
         guard let magnetometer else {
@@ -214,12 +213,12 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
         lastHeadingX = hx
         lastHeadingY = hy
-        let h2 = hx * hx + hy * hy
-        if hx > 0 && hy * hy <= 0.04 * h2 {
-            // sin²ψ = h_y²/|h|², sin ψ = h_y/|h|; the rotation by −k_m ψ about up.
-            let r2 = 1 / h2
-            let (sine, cosine) = headingRotation(sineSquared: hy * hy * r2)
-            let cz = -(sine * (hy * r2.squareRoot()))
+        let rh = 1 / (hx * hx + hy * hy).squareRoot()
+        let cosPsi = hx * rh
+        if cosPsi >= 0.98 {
+            // cos ψ = h_x/|h|, sin ψ = h_y/|h|; the rotation by −k_m ψ about up.
+            let (sine, cosine) = headingRotation(halfAngleSineSquared: (1 - cosPsi) * (1 / 2 as Scalar))
+            let cz = -(sine * (hy * rh))
             q = Quaternion(w: cosine * pw - cz * pz, x: cosine * px - cz * py, y: cosine * py + cz * px, z: cosine * pz + cz * pw)
         } else {
             let psi = Scalar.atan2(y: hy, x: hx)
@@ -293,87 +292,85 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         (headingSineCoefficients, headingCosineCoefficients) = Self.rotationSeriesCoefficients(gain: gains.y)
     }
 
-    /// The coefficients `a₀ … a₁₁`, `b₀ … b₁₁` of
-    /// ``fractionalRotation(sineSquared:sineCoefficients:cosineCoefficients:)`` for the fraction `k`,
-    /// with `h = k/2`, `u = h²/4`: `a_{n+1} = a_n ((n + ½)² − u) / ((n + 3/2)(n + 1))`, `a₀ = h`;
-    /// `b_{n+1} = b_n (n² − u) / ((n + ½)(n + 1))`, `b₀ = 1` (the reciprocals are constants, so no
-    /// division at run time).
+    /// The coefficients `s₀ … s₇`, `c₀ … c₇` of
+    /// ``fractionalRotation(halfAngleSineSquared:sineCoefficients:cosineCoefficients:)`` for the
+    /// fraction `k`. With `y = sin²φ`, `φ = θ/2`, `v = k²/4`:
+    /// - `cos(kφ) = ₂F₁(−k/2, k/2; 1/2; y)`: `c₀ = 1`, `c_{n+1} = c_n (n² − v) / ((n + ½)(n + 1))`;
+    /// - `sin(kφ)/sin φ = k ₂F₁((1+k)/2, (1−k)/2; 3/2; y)`: `a₀ = k`,
+    ///   `a_{n+1} = a_n ((n + ½)² − v) / ((n + 3/2)(n + 1))`;
+    /// - `sin(kφ)/sin θ = (sin(kφ)/sin φ) / (2 cos φ)`, and `1/cos φ = (1 − y)^(−½) = Σ e_n yⁿ` with
+    ///   `e_n = C(2n, n)/4ⁿ`, so `s_n = ½ Σ_{j ≤ n} a_j e_{n−j}`.
+    /// The reciprocals and `e_n` are constants: no division at run time, about 100 operations.
     @inlinable @inline(__always)
-    static func rotationSeriesCoefficients(gain k: Scalar) -> (sine: SIMD16<Scalar>, cosine: SIMD16<Scalar>) {
-        let u = k * k * (1 / 16 as Scalar)
-        let a0: Scalar = k / 2
-        let a1: Scalar = a0 * ((1 / 4 as Scalar) - u) * (2 / 3 as Scalar)
-        let a2: Scalar = a1 * ((9 / 4 as Scalar) - u) * (1 / 5 as Scalar)
-        let a3: Scalar = a2 * ((25 / 4 as Scalar) - u) * (2 / 21 as Scalar)
-        let a4: Scalar = a3 * ((49 / 4 as Scalar) - u) * (1 / 18 as Scalar)
-        let a5: Scalar = a4 * ((81 / 4 as Scalar) - u) * (2 / 55 as Scalar)
-        let a6: Scalar = a5 * ((121 / 4 as Scalar) - u) * (1 / 39 as Scalar)
-        let a7: Scalar = a6 * ((169 / 4 as Scalar) - u) * (2 / 105 as Scalar)
-        let a8: Scalar = a7 * ((225 / 4 as Scalar) - u) * (1 / 68 as Scalar)
-        let a9: Scalar = a8 * ((289 / 4 as Scalar) - u) * (2 / 171 as Scalar)
-        let a10: Scalar = a9 * ((361 / 4 as Scalar) - u) * (1 / 105 as Scalar)
-        let a11: Scalar = a10 * ((441 / 4 as Scalar) - u) * (2 / 253 as Scalar)
-        let b1: Scalar = -2 * u
-        let b2: Scalar = b1 * (1 - u) * (1 / 3 as Scalar)
-        let b3: Scalar = b2 * (4 - u) * (2 / 15 as Scalar)
-        let b4: Scalar = b3 * (9 - u) * (1 / 14 as Scalar)
-        let b5: Scalar = b4 * (16 - u) * (2 / 45 as Scalar)
-        let b6: Scalar = b5 * (25 - u) * (1 / 33 as Scalar)
-        let b7: Scalar = b6 * (36 - u) * (2 / 91 as Scalar)
-        let b8: Scalar = b7 * (49 - u) * (1 / 60 as Scalar)
-        let b9: Scalar = b8 * (64 - u) * (2 / 153 as Scalar)
-        let b10: Scalar = b9 * (81 - u) * (1 / 95 as Scalar)
-        let b11: Scalar = b10 * (100 - u) * (2 / 231 as Scalar)
-        return (
-            SIMD16(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, 0, 0, 0, 0),
-            SIMD16(1, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, 0, 0, 0, 0))
+    static func rotationSeriesCoefficients(gain k: Scalar) -> (sine: SIMD8<Scalar>, cosine: SIMD8<Scalar>) {
+        let v = k * k * (1 / 4 as Scalar)
+        let a0: Scalar = k
+        let a1: Scalar = a0 * ((1 / 4 as Scalar) - v) * (2 / 3 as Scalar)
+        let a2: Scalar = a1 * ((9 / 4 as Scalar) - v) * (1 / 5 as Scalar)
+        let a3: Scalar = a2 * ((25 / 4 as Scalar) - v) * (2 / 21 as Scalar)
+        let a4: Scalar = a3 * ((49 / 4 as Scalar) - v) * (1 / 18 as Scalar)
+        let a5: Scalar = a4 * ((81 / 4 as Scalar) - v) * (2 / 55 as Scalar)
+        let a6: Scalar = a5 * ((121 / 4 as Scalar) - v) * (1 / 39 as Scalar)
+        let a7: Scalar = a6 * ((169 / 4 as Scalar) - v) * (2 / 105 as Scalar)
+        let c1: Scalar = -2 * v
+        let c2: Scalar = c1 * (1 - v) * (1 / 3 as Scalar)
+        let c3: Scalar = c2 * (4 - v) * (2 / 15 as Scalar)
+        let c4: Scalar = c3 * (9 - v) * (1 / 14 as Scalar)
+        let c5: Scalar = c4 * (16 - v) * (2 / 45 as Scalar)
+        let c6: Scalar = c5 * (25 - v) * (1 / 33 as Scalar)
+        let c7: Scalar = c6 * (36 - v) * (2 / 91 as Scalar)
+        // ½ e_n: ½ C(2n, n)/4ⁿ for n = 0 … 7.
+        let e0: Scalar = 1 / 2, e1: Scalar = 1 / 4, e2: Scalar = 3 / 16, e3: Scalar = 5 / 32
+        let e4: Scalar = 35 / 256, e5: Scalar = 63 / 512, e6: Scalar = 231 / 2048, e7: Scalar = 429 / 4096
+        let s0: Scalar = a0 * e0
+        let s1: Scalar = a0 * e1 + a1 * e0
+        let s2: Scalar = (a0 * e2 + a1 * e1) + a2 * e0
+        let s3: Scalar = (a0 * e3 + a1 * e2) + (a2 * e1 + a3 * e0)
+        let s4: Scalar = ((a0 * e4 + a1 * e3) + (a2 * e2 + a3 * e1)) + a4 * e0
+        let s5: Scalar = ((a0 * e5 + a1 * e4) + (a2 * e3 + a3 * e2)) + (a4 * e1 + a5 * e0)
+        let s6: Scalar = ((a0 * e6 + a1 * e5) + (a2 * e4 + a3 * e3)) + ((a4 * e2 + a5 * e1) + a6 * e0)
+        let s7: Scalar = ((a0 * e7 + a1 * e6) + (a2 * e5 + a3 * e4)) + ((a4 * e3 + a5 * e2) + (a6 * e1 + a7 * e0))
+        return (SIMD8(s0, s1, s2, s3, s4, s5, s6, s7), SIMD8(1, c1, c2, c3, c4, c5, c6, c7))
     }
 
     /// True for `Float`-like precision (24 significand bits or fewer): shorter series suffice there.
     @inlinable static var isSinglePrecision: Bool { Scalar.significandBitCount <= 23 }
 
-    /// ``fractionalRotation(sineSquared:sineCoefficients:cosineCoefficients:)`` for the tilt gain.
+    /// ``fractionalRotation(halfAngleSineSquared:sineCoefficients:cosineCoefficients:)`` for the tilt
+    /// gain.
     @inlinable @inline(__always)
-    func tiltRotation(sineSquared x: Scalar) -> (sine: Scalar, cosine: Scalar) {
-        Self.fractionalRotation(sineSquared: x, sineCoefficients: tiltSineCoefficients, cosineCoefficients: tiltCosineCoefficients)
-    }
-
-    /// ``fractionalRotation(sineSquared:sineCoefficients:cosineCoefficients:)`` for the heading gain.
-    @inlinable @inline(__always)
-    func headingRotation(sineSquared x: Scalar) -> (sine: Scalar, cosine: Scalar) {
+    func tiltRotation(halfAngleSineSquared y: Scalar) -> (sine: Scalar, cosine: Scalar) {
         Self.fractionalRotation(
-            sineSquared: x, sineCoefficients: headingSineCoefficients, cosineCoefficients: headingCosineCoefficients)
+            halfAngleSineSquared: y, sineCoefficients: tiltSineCoefficients, cosineCoefficients: tiltCosineCoefficients)
     }
 
-    /// `(sin(k θ / 2) / sin θ, cos(k θ / 2))` for `θ = asin(√x)`, `x = sin²θ ≤ 0.04` (θ ≤ 11.5°), with
-    /// the coefficients of ``rotationSeriesCoefficients(gain:)`` for the fraction `k`: the
-    /// hypergeometric series `sin(h asin s) = h s ₂F₁((1+h)/2, (1−h)/2; 3/2; s²)` and
-    /// `cos(h asin s) = ₂F₁(−h/2, h/2; 1/2; s²)`, `h = k/2`. In `Double` to `x¹¹` (the rest below 1e-19
-    /// relative), as a tree (Estrin: three multiply-adds and three squarings deep), or to `x⁴` for
-    /// `x < 10⁻⁴`; in `Float` to `x⁵`, or to `x` for `x < 10⁻⁴`. The short forms keep powers of a tiny
-    /// `x` from becoming subnormal, which is slow.
+    /// ``fractionalRotation(halfAngleSineSquared:sineCoefficients:cosineCoefficients:)`` for the
+    /// heading gain.
+    @inlinable @inline(__always)
+    func headingRotation(halfAngleSineSquared y: Scalar) -> (sine: Scalar, cosine: Scalar) {
+        Self.fractionalRotation(
+            halfAngleSineSquared: y, sineCoefficients: headingSineCoefficients, cosineCoefficients: headingCosineCoefficients)
+    }
+
+    /// `(sin(k θ / 2) / sin θ, cos(k θ / 2))` for `y = sin²(θ/2) ≤ 0.01` (θ ≤ 11.48°), with the
+    /// coefficients of ``rotationSeriesCoefficients(gain:)`` for the fraction `k`: in `Double` to `y⁷`
+    /// (truncation below 4e-17 relative), in `Float` to `y³` (below 5e-9), as a tree (Estrin).
+    ///
+    /// `y` comes from `(1 − cos θ)/2`, which is 0 or at least half an ulp of 1, so its powers here
+    /// never become subnormal (which would be slow); the rounding of `cos θ` reaches only the terms
+    /// beyond the first, where it is far below the result's own rounding.
     @inlinable @inline(__always)
     static func fractionalRotation(
-        sineSquared x: Scalar, sineCoefficients a: SIMD16<Scalar>, cosineCoefficients b: SIMD16<Scalar>
+        halfAngleSineSquared y: Scalar, sineCoefficients s: SIMD8<Scalar>, cosineCoefficients c: SIMD8<Scalar>
     ) -> (sine: Scalar, cosine: Scalar) {
-        if x < (1 / 10_000 as Scalar) {
-            if Self.isSinglePrecision { return (a[0] + x * a[1], 1 + x * b[1]) }
-            let sine: Scalar = a[0] + x * (a[1] + x * (a[2] + x * (a[3] + x * a[4])))
-            let cosine: Scalar = 1 + x * (b[1] + x * (b[2] + x * (b[3] + x * b[4])))
-            return (sine, cosine)
-        }
-        let x2 = x * x
-        let x4 = x2 * x2
-        let a01: Scalar = a[0] + a[1] * x, a23: Scalar = a[2] + a[3] * x, a45: Scalar = a[4] + a[5] * x
-        let b01: Scalar = 1 + b[1] * x, b23: Scalar = b[2] + b[3] * x, b45: Scalar = b[4] + b[5] * x
-        let a03: Scalar = a01 + x2 * a23, b03: Scalar = b01 + x2 * b23
-        if Self.isSinglePrecision { return (a03 + x4 * a45, b03 + x4 * b45) }
-        let x8 = x4 * x4
-        let a67: Scalar = a[6] + a[7] * x, a89: Scalar = a[8] + a[9] * x, a1011: Scalar = a[10] + a[11] * x
-        let b67: Scalar = b[6] + b[7] * x, b89: Scalar = b[8] + b[9] * x, b1011: Scalar = b[10] + b[11] * x
-        let a47: Scalar = a45 + x2 * a67, a811: Scalar = a89 + x2 * a1011
-        let b47: Scalar = b45 + x2 * b67, b811: Scalar = b89 + x2 * b1011
-        return ((a03 + x4 * a47) + x8 * a811, (b03 + x4 * b47) + x8 * b811)
+        let y2 = y * y
+        let s03: Scalar = (s[0] + s[1] * y) + y2 * (s[2] + s[3] * y)
+        let c03: Scalar = (1 + c[1] * y) + y2 * (c[2] + c[3] * y)
+        if isSinglePrecision { return (s03, c03) }
+        let y4 = y2 * y2
+        let s47: Scalar = (s[4] + s[5] * y) + y2 * (s[6] + s[7] * y)
+        let c47: Scalar = (c[4] + c[5] * y) + y2 * (c[6] + c[7] * y)
+        return (s03 + y4 * s47, c03 + y4 * c47)
     }
 
     /// `exp` of a pure quaternion with vector part `v`, `(cos|v|, sin|v| v/|v|)`: the rotation by the
@@ -407,7 +404,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// `atan2(s, c) / s` for `s = √sineSquared ≥ 0` (0 when s = 0), for the angles beyond the series
-    /// of ``tiltRotation(sineSquared:)``.
+    /// of ``tiltRotation(halfAngleSineSquared:)``.
     @inlinable
     static func angleRatio(sineSquared s2: Scalar, cosine c: Scalar) -> Scalar {
         let s = s2.squareRoot()
