@@ -40,6 +40,23 @@ struct FilterDerivationTests {
         #expect(abs(filter.quaternion.axis.z - 1) < 1e-12)
     }
 
+    @Test func complementaryHeadingDecaysWithChangingSteps() {
+        // The same decay when Δt alternates between 10 and 25 ms, so that the gains and both series'
+        // coefficients are recomputed at every step (stale heading coefficients would decay at the
+        // other step's rate): the yaw error is 0.2·e^(−T/τ_m) for the elapsed time T.
+        let tau = 1.5
+        var filter = ComplementaryFilter<Double>(settings: .init(magnetometerTimeConstant: tau))
+        filter.reset(to: Quaternion<Double>(angle: 0.2, axis: SIMD3(0, 0, 1)))
+        var elapsed = 0.0
+        for step in 0..<200 {
+            let dt = step % 2 == 0 ? 0.01 : 0.025
+            filter.update(gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: SIMD3(0, 20, -45), dt: dt)
+            elapsed += dt
+        }
+        let yaw = filter.quaternion.eulerAngles(.aerospace).angles[0]
+        #expect(abs(yaw - 0.2 * exp(-elapsed / tau)) < 1e-12, "\(yaw) vs \(0.2 * exp(-elapsed / tau))")
+    }
+
     @Test func complementaryWithoutCorrectionIntegratesExactly() {
         // A constant rate for 1000 steps is one rotation by ω·T: closed form.
         var filter = ComplementaryFilter<Double>(settings: .init(accelerometerTimeConstant: .infinity, magnetometerTimeConstant: .infinity))
@@ -64,6 +81,10 @@ struct FilterDerivationTests {
             var filter = ComplementaryFilter<Double>(
                 settings: .init(accelerometerTimeConstant: 0.37, magnetometerTimeConstant: 1))
             filter.refreshGains(dt: -log1p(-k))  // k_m = 1 − e^(−Δt/τ_m) = k for τ_m = 1
+            #expect(!filter.headingCoefficientsCurrent)
+            // What the heading step does before its first use of the series.
+            (filter.headingSineCoefficients, filter.headingCosineCoefficients) =
+                ComplementaryFilter<Double>.rotationSeriesCoefficients(gain: filter.gains.y)
             let km = filter.gains.y
             let psi = 2 * asin(y.squareRoot())
             let (sine, cosine) = filter.headingRotation(halfAngleSineSquared: y)

@@ -66,6 +66,9 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var tiltCosineCoefficients: SIMD8<Scalar> = .zero
     @usableFromInline var headingSineCoefficients: SIMD8<Scalar> = .zero
     @usableFromInline var headingCosineCoefficients: SIMD8<Scalar> = .zero
+    /// False when the gains changed since the heading coefficients were computed (they are computed
+    /// when a heading step needs them, so that 6D steps never pay for them).
+    @usableFromInline var headingCoefficientsCurrent = false
 
     /// A filter that initializes itself from its first usable accelerometer sample.
     @inlinable
@@ -217,6 +220,10 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let cosPsi = hx * rh
         if cosPsi >= 0.98 {
             // cos ψ = h_x/|h|, sin ψ = h_y/|h|; the rotation by −k_m ψ about up.
+            if !headingCoefficientsCurrent {
+                (headingSineCoefficients, headingCosineCoefficients) = Self.rotationSeriesCoefficients(gain: gains.y)
+                headingCoefficientsCurrent = true
+            }
             let (sine, cosine) = headingRotation(halfAngleSineSquared: (1 - cosPsi) * (1 / 2 as Scalar))
             let cz = -(sine * (hy * rh))
             q = Quaternion(w: cosine * pw - cz * pz, x: cosine * px - cz * py, y: cosine * py + cz * px, z: cosine * pz + cz * pw)
@@ -272,8 +279,9 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// Recomputes the gains when the time constants change or the step differs from the one they
     /// were computed for by more than 1 ppm (timestamps' rounding makes steady steps differ in their
     /// last bits; within 1 ppm the gain changes by less than 1 ppm of itself), and with them the tilt
-    /// and heading series' coefficients. The gains are series in `Δt/τ` (no call into `libm` for
-    /// ordinary steps), the coefficients products of constants: about 150 operations in all.
+    /// series' coefficients (the heading's are recomputed when a heading step next needs them). The
+    /// gains are series in `Δt/τ` (no call into `libm` for ordinary steps), the coefficients products
+    /// of constants: about 100 operations for each set.
     @inlinable @inline(__always)
     mutating func refreshGains(dt: Scalar) {
         // `+ 0` turns −0 into +0, so that τ = −0 means 0 (1/τ = +∞) and the cache tells them apart.
@@ -289,7 +297,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let raw = SIMD2(Self.gain(dt * inverseTimeConstants.x), Self.gain(dt * inverseTimeConstants.y))
         gains = SIMD2(raw.x >= 0 ? min(raw.x, 1) : 0, raw.y >= 0 ? min(raw.y, 1) : 0)
         (tiltSineCoefficients, tiltCosineCoefficients) = Self.rotationSeriesCoefficients(gain: gains.x)
-        (headingSineCoefficients, headingCosineCoefficients) = Self.rotationSeriesCoefficients(gain: gains.y)
+        headingCoefficientsCurrent = false
     }
 
     /// The coefficients `s₀ … s₇`, `c₀ … c₇` of
