@@ -220,10 +220,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let cosPsi = hx * rh
         if cosPsi >= 0.98 {
             // cos ψ = h_x/|h|, sin ψ = h_y/|h|; the rotation by −k_m ψ about up.
-            if !headingCoefficientsCurrent {
-                (headingSineCoefficients, headingCosineCoefficients) = Self.rotationSeriesCoefficients(gain: gains.y)
-                headingCoefficientsCurrent = true
-            }
+            if !headingCoefficientsCurrent { refreshHeadingCoefficients() }
             let (sine, cosine) = headingRotation(halfAngleSineSquared: (1 - cosPsi) * (1 / 2 as Scalar))
             let cz = -(sine * (hy * rh))
             q = Quaternion(w: cosine * pw - cz * pz, x: cosine * px - cz * py, y: cosine * py + cz * px, z: cosine * pz + cz * pw)
@@ -298,6 +295,14 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         gains = SIMD2(raw.x >= 0 ? min(raw.x, 1) : 0, raw.y >= 0 ? min(raw.y, 1) : 0)
         (tiltSineCoefficients, tiltCosineCoefficients) = Self.rotationSeriesCoefficients(gain: gains.x)
         headingCoefficientsCurrent = false
+    }
+
+    /// Computes the heading series' coefficients for the current heading gain (out of line: it runs
+    /// only after the gains changed).
+    @inlinable @inline(never)
+    mutating func refreshHeadingCoefficients() {
+        (headingSineCoefficients, headingCosineCoefficients) = Self.rotationSeriesCoefficients(gain: gains.y)
+        headingCoefficientsCurrent = true
     }
 
     /// The coefficients `s₀ … s₇`, `c₀ … c₇` of
