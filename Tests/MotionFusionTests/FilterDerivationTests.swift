@@ -82,9 +82,7 @@ struct FilterDerivationTests {
                 settings: .init(accelerometerTimeConstant: 0.37, magnetometerTimeConstant: 1))
             filter.refreshGains(dt: -log1p(-k))  // k_m = 1 − e^(−Δt/τ_m) = k for τ_m = 1
             #expect(!filter.headingCoefficientsCurrent)
-            // What the heading step does before its first use of the series.
-            (filter.headingSineCoefficients, filter.headingCosineCoefficients) =
-                ComplementaryFilter<Double>.rotationSeriesCoefficients(gain: filter.gains.y)
+            filter.refreshHeadingCoefficients()  // what a heading step does before it uses the series
             let km = filter.gains.y
             let psi = 2 * asin(y.squareRoot())
             let (sine, cosine) = filter.headingRotation(halfAngleSineSquared: y)
@@ -95,10 +93,73 @@ struct FilterDerivationTests {
         #expect(worst < 1e-15, "worst relative error \(worst)")
     }
 
+    @Test func complementarySeriesCoefficientsEqualTheTaylorCoefficients() {
+        // rotationSeriesCoefficients(gain:) against the Taylor coefficients in y of
+        // sin(k asin √y)/sin(2 asin √y) and cos(k asin √y), computed independently with mpmath
+        // (50 digits, numerical differentiation of the trigonometric functions, not the recurrences):
+        //   taylor(lambda y: sin(k*asin(sqrt(y)))/sin(2*asin(sqrt(y))), 0, 7, singular=True)
+        //   taylor(lambda y: cos(k*asin(sqrt(y))), 0, 7, singular=True)
+        // Every coefficient is checked, also the last ones, whose terms are below the series tests'
+        // tolerances.
+        let expected: [(k: Double, sine: [Double], cosine: [Double])] = [
+            (1, [0.5, 0.25, 0.1875, 0.15625, 0.13671875, 0.123046875, 0.11279296875, 0.104736328125],
+             [1, -0.5, -0.125, -0.0625, -0.0390625, -0.02734375, -0.0205078125, -0.01611328125]),
+            (0.5, [0.25, 0.15625, 0.123046875, 0.104736328125, 0.09273529052734375, 0.084094047546386719,
+                   0.077490508556365967, 0.07223222404718399],
+             [1, -0.125, -0.0390625, -0.0205078125, -0.013092041015625, -0.009273529052734375,
+              -0.0070078372955322266, -0.0055350363254547119]),
+            (0.01, [0.005, 0.00333325, 0.00266658333375, 0.0022856365084920625, 0.0020316737219422382,
+                    0.0018469742638804693, 0.0017048981365471872, 0.0015912374489211192],
+             [1, -5.0e-5, -1.666625e-5, -8.8886111125e-6, -5.7140912712301562e-6, -4.0633474438844764e-6,
+              -3.0782904398007822e-6, -2.4355687664959816e-6]),
+        ]
+        for (k, sine, cosine) in expected {
+            let (s, c) = ComplementaryFilter<Double>.rotationSeriesCoefficients(gain: k)
+            let (sf, cf) = ComplementaryFilter<Float>.rotationSeriesCoefficients(gain: Float(k))
+            for n in 0..<8 {
+                #expect(abs(s[n] - sine[n]) <= 1e-14 * abs(sine[n]), "k \(k): s\(n) \(s[n]) vs \(sine[n])")
+                #expect(abs(c[n] - cosine[n]) <= 1e-14 * abs(cosine[n]), "k \(k): c\(n) \(c[n]) vs \(cosine[n])")
+                if n < 4 {  // the terms Float uses
+                    #expect(abs(Double(sf[n]) - sine[n]) <= 1e-6 * abs(sine[n]), "Float k \(k): s\(n)")
+                    #expect(abs(Double(cf[n]) - cosine[n]) <= 1e-6 * abs(cosine[n]), "Float k \(k): c\(n)")
+                }
+            }
+        }
+    }
+
+    @Test func complementaryStaysUnitOverManyFastSteps() {
+        // 200,000 steps on the fast paths (small rotations, tilt and heading errors within a few
+        // degrees): every rotation is unit only to rounding, so without the Newton factor |q| would
+        // random-walk away from 1 (about 1e-13 in Double, 1e-4 in Float here). It must stay within a
+        // few ulp.
+        var random = SplitMix64(seed: 21)
+        var double = ComplementaryFilter<Double>(settings: .init(accelerometerTimeConstant: 0.5, frame: .nwu))
+        var single = ComplementaryFilter<Float>(settings: .init(accelerometerTimeConstant: 0.5, frame: .nwu))
+        double.reset(to: .identity)
+        single.reset(to: .identity)
+        var worst = 0.0, worstFloat = 0.0, largestTilt = 0.0
+        for _ in 0..<200_000 {
+            let gyro = random.gaussianVector() * 0.5
+            // The specific force and field of the current attitude, a little off: corrections stay small.
+            let q = double.nwuQuaternion
+            let up = q.inverseAct(on: SIMD3(0, 0, 1)) + random.gaussianVector() * 0.02
+            let field = q.inverseAct(on: SIMD3(20, 0, -40) + random.gaussianVector() * 0.5)
+            double.update(gyroscope: gyro, accelerometer: up * 9.81, magnetometer: field, dt: 0.01)
+            single.update(gyroscope: SIMD3<Float>(gyro), accelerometer: SIMD3<Float>(up * 9.81),
+                          magnetometer: SIMD3<Float>(field), dt: 0.01)
+            worst = max(worst, abs(double.nwuQuaternion.length - 1))
+            worstFloat = max(worstFloat, abs(Double(single.nwuQuaternion.length) - 1))
+            largestTilt = max(largestTilt, double.tiltError)
+        }
+        #expect(largestTilt < 0.2, "the steps left the fast path: tilt error \(largestTilt)")
+        #expect(worst <= 4 * Double.ulpOfOne, "Double: \(worst)")
+        #expect(worstFloat <= 4 * Double(Float.ulpOfOne), "Float: \(worstFloat)")
+    }
+
     @Test func complementaryTiltSeriesEqualsTheTrigonometry() {
         // tiltRotation(halfAngleSineSquared:) against libm: sin(kθ/2)/sin θ and cos(kθ/2), θ = 2 asin √y,
         // over the series' whole range (y ≤ 0.01, with small y as often) and every fraction k in
-        // [0, 1]; Double to 1e-15, Float to 1e-6.
+        // [0, 1]; Double to 1e-15, Float to 2.5e-7.
         var random = SplitMix64(seed: 7)
         var worst = 0.0
         var worstFloat = 0.0
@@ -124,7 +185,8 @@ struct FilterDerivationTests {
             worstFloat = max(worstFloat, abs(Double(cosineF) - cos(ks * thetaF / 2)))
         }
         #expect(worst < 1e-15, "worst relative error \(worst)")
-        #expect(worstFloat < 1e-6, "Float: worst relative error \(worstFloat)")
+        // Float's own error is about 1.1e-7; a missing or wrong y³ term adds up to 4.6e-7.
+        #expect(worstFloat < 2.5e-7, "Float: worst relative error \(worstFloat)")
     }
 
     @Test(arguments: [false, true])
@@ -197,9 +259,9 @@ struct FilterDerivationTests {
         #expect(abs(abs(heading.headingError) - .pi) < 1e-12)
     }
 
-    @Test func complementaryHeadingStepStaysUnitInTheShortSeries() {
-        // A heading correction of 0.02 rad (k_m·ψ/2 for ψ = 0.1 and a gain near 0.2): the attitude
-        // must stay unit to a few ulp (an earlier, shorter series once lacked a term, 1.3e-15).
+    @Test func complementaryHeadingStepStaysUnit() {
+        // A heading correction of about 0.02 rad (k_m·ψ for ψ = 0.1 and a gain near 0.2): the
+        // attitude must stay unit to a few ulp (an earlier series once lacked a term, 1.3e-15).
         var filter = ComplementaryFilter<Double>(settings: .init(magnetometerTimeConstant: 0.044839, frame: .nwu))
         filter.reset(to: .identity)
         filter.update(gyroscope: .zero, accelerometer: SIMD3(0, 0, 1), magnetometer: SIMD3(cos(0.1), sin(0.1), 0), dt: 0.01)

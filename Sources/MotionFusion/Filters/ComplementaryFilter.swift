@@ -174,14 +174,14 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         // The tilt correction c = (cos(k_a θ/2), sin(k_a θ/2)/s · (g_y, −g_x, 0)), then c ⊗ p, as
         // cos(k_a θ/2) p + sin(k_a θ/2)/s · d with d = (0, g_y, −g_x, 0) ⊗ p, which does not wait for
         // the series.
-        let dw = gy * px - gx * py, dx = gy * pw - gx * pz
+        let dw = gx * py - gy * px, dx = gy * pw - gx * pz
         let dy = -(gx * pw + gy * pz), dz = gy * py + gx * px
         let (sine, cosine) = tiltRotation(halfAngleSineSquared: (1 - gz) * (1 / 2 as Scalar))
         let fs = sine * f, fc = cosine * f
         lastTiltSquaredSine = gx * gx + gy * gy
         lastTiltCosine = gz
         return Quaternion(
-            w: fc * pw - fs * dw, x: fc * px + fs * dx,
+            w: fc * pw + fs * dw, x: fc * px + fs * dx,
             y: fc * py + fs * dy, z: fc * pz + fs * dz)
     }
 
@@ -369,9 +369,11 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// coefficients of ``rotationSeriesCoefficients(gain:)`` for the fraction `k`: in `Double` to `y⁷`
     /// (truncation below 4e-17 relative), in `Float` to `y³` (below 5e-9), as a tree (Estrin).
     ///
-    /// `y` comes from `(1 − cos θ)/2`, which is 0 or at least half an ulp of 1, so its powers here
-    /// never become subnormal (which would be slow); the rounding of `cos θ` reaches only the terms
-    /// beyond the first, where it is far below the result's own rounding.
+    /// `y` comes from `(1 − cos θ)/2`, where `1 − cos θ` is exact: `y` is 0 or at least a quarter of
+    /// an ulp of 1 in magnitude (slightly negative when `cos θ` rounds above 1), so its powers here
+    /// never become subnormal (which would be slow; only absurd time constants, beyond 10²⁰ steps,
+    /// make the products with the coefficients subnormal in `Float`). The rounding of `cos θ` moves
+    /// `y` by up to an ulp of 1, which changes the result by about an ulp: nothing for the attitude.
     @inlinable @inline(__always)
     static func fractionalRotation(
         halfAngleSineSquared y: Scalar, sineCoefficients s: SIMD8<Scalar>, cosineCoefficients c: SIMD8<Scalar>
