@@ -68,6 +68,18 @@ struct FilterDerivationTests {
         #expect(filter.quaternion.angle(to: Quaternion(rotationVector: omega * 2)) < 1e-12)
     }
 
+    /// The larger of the relative error of `sine` against sin(kθ/2)/sin θ (k/2 at θ = 0) and the
+    /// error of `cosine` against cos(kθ/2), for θ = 2 asin √y, computed with libm in Double.
+    static func halfAngleSeriesError(
+        fraction k: Double, halfAngleSineSquared y: Double, sine: Double, cosine: Double
+    ) -> Double {
+        let theta = 2 * asin(y.squareRoot())
+        let expectedSine = y > 0 ? sin(k * theta / 2) / sin(theta) : k / 2
+        return max(
+            abs(sine - expectedSine) / max(expectedSine, .leastNormalMagnitude),
+            abs(cosine - cos(k * theta / 2)))
+    }
+
     @Test func complementaryHeadingSeriesEqualsTheTrigonometry() {
         // headingRotation(halfAngleSineSquared:) (the tilt's series with the heading gain's
         // coefficients) against libm: with ψ = 2 asin √y, sin(k_m ψ/2)/sin ψ and cos(k_m ψ/2), over the
@@ -83,12 +95,9 @@ struct FilterDerivationTests {
             filter.refreshGains(dt: -log1p(-k))  // k_m = 1 − e^(−Δt/τ_m) = k for τ_m = 1
             #expect(!filter.headingCoefficientsCurrent)
             filter.refreshHeadingCoefficients()  // what a heading step does before it uses the series
-            let km = filter.gains.y
-            let psi = 2 * asin(y.squareRoot())
             let (sine, cosine) = filter.headingRotation(halfAngleSineSquared: y)
-            let expectedSine = y > 0 ? sin(km * psi / 2) / sin(psi) : km / 2
-            worst = max(worst, abs(sine - expectedSine) / max(expectedSine, .leastNormalMagnitude))
-            worst = max(worst, abs(cosine - cos(km * psi / 2)))
+            worst = max(worst, Self.halfAngleSeriesError(
+                fraction: filter.gains.y, halfAngleSineSquared: y, sine: sine, cosine: cosine))
         }
         #expect(worst < 1e-15, "worst relative error \(worst)")
     }
@@ -168,21 +177,16 @@ struct FilterDerivationTests {
             let y = trial % 2 == 0 ? random.uniform(0, 0.01) : random.uniform(0, 1e-5)
             var filter = ComplementaryFilter<Double>(settings: .init(accelerometerTimeConstant: 1))
             filter.refreshGains(dt: -log1p(-k))  // k_a = 1 − e^(−Δt/τ) = k for τ = 1
-            let kk = filter.gains.x
-            let theta = 2 * asin(y.squareRoot())
             let (sine, cosine) = filter.tiltRotation(halfAngleSineSquared: y)
-            let expectedSine = y > 0 ? sin(kk * theta / 2) / sin(theta) : kk / 2
-            worst = max(worst, abs(sine - expectedSine) / max(expectedSine, .leastNormalMagnitude))
-            worst = max(worst, abs(cosine - cos(kk * theta / 2)))
+            worst = max(worst, Self.halfAngleSeriesError(
+                fraction: filter.gains.x, halfAngleSineSquared: y, sine: sine, cosine: cosine))
             var single = ComplementaryFilter<Float>(settings: .init(accelerometerTimeConstant: 1))
             single.refreshGains(dt: Float(-log1p(-k)))
-            let ks = Double(single.gains.x)
             let yF = Float(y)
-            let thetaF = 2 * asin(Double(yF).squareRoot())
             let (sineF, cosineF) = single.tiltRotation(halfAngleSineSquared: yF)
-            let expectedF = yF > 0 ? sin(ks * thetaF / 2) / sin(thetaF) : ks / 2
-            worstFloat = max(worstFloat, abs(Double(sineF) - expectedF) / max(expectedF, 1e-30))
-            worstFloat = max(worstFloat, abs(Double(cosineF) - cos(ks * thetaF / 2)))
+            worstFloat = max(worstFloat, Self.halfAngleSeriesError(
+                fraction: Double(single.gains.x), halfAngleSineSquared: Double(yF),
+                sine: Double(sineF), cosine: Double(cosineF)))
         }
         #expect(worst < 1e-15, "worst relative error \(worst)")
         // Float's own error is about 1.1e-7; a missing or wrong y³ term adds up to 4.6e-7.

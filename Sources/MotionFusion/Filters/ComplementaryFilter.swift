@@ -48,9 +48,11 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         set { state.q = newValue }
     }
     @inlinable var initialized: Bool { state.initialized }
-    // The tilt error before the last correction as sin²θ and cos θ (the angle is computed when read).
-    @usableFromInline var lastTiltSquaredSine: Scalar
-    @usableFromInline var lastTiltCosine: Scalar
+    // The tilt error before the last correction as the measured up direction in the earth frame,
+    // its horizontal part (g_x, g_y) and cos θ = g_z (the angle is computed when read).
+    @usableFromInline var lastTiltX: Scalar = 0
+    @usableFromInline var lastTiltY: Scalar = 0
+    @usableFromInline var lastTiltCosine: Scalar = 1
     // The heading error before the last correction as the field's horizontal part (h_x, h_y) in the
     // earth frame (the angle is computed when read).
     @usableFromInline var lastHeadingX: Scalar = 1
@@ -75,8 +77,6 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     public init(settings: Settings = Settings()) {
         self.settings = settings
         state = NWUAttitudeState()
-        lastTiltSquaredSine = 0
-        lastTiltCosine = 1
     }
 
     @inlinable public var frame: EarthFrame { settings.frame }
@@ -89,7 +89,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable public var isInitialized: Bool { initialized }
     /// The tilt error (rad) between the accelerometer and the attitude before the last correction.
     @inlinable public var tiltError: Scalar {
-        Scalar.atan2(y: lastTiltSquaredSine.squareRoot(), x: lastTiltCosine)
+        Scalar.atan2(y: (lastTiltX * lastTiltX + lastTiltY * lastTiltY).squareRoot(), x: lastTiltCosine)
     }
     /// The heading error ψ (rad, positive when the field points west of north) before the last
     /// correction; 0 in 6D steps.
@@ -118,7 +118,8 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
             initialize(accelerometer: accelerometer, magnetometer: magnetometer)
             return
         }
-        lastTiltSquaredSine = 0
+        lastTiltX = 0
+        lastTiltY = 0
         lastTiltCosine = 1
         lastHeadingX = 1
         lastHeadingY = 0
@@ -139,9 +140,9 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// the chain of operations that waits for the previous attitude, so the step does the least
     /// arithmetic: the gyroscope's rotation `e` (series, no square root), `p = q ⊗ e`, the measured up
     /// direction in the earth frame `g = p â p*` (one rotation of a vector), two series in
-    /// `sin²(θ/2) = (1 − g_z)/2` and one combination of `p` with `d = (0, g_y, −g_x, 0) ⊗ p`. Instead of a normalization, the
-    /// result is multiplied by one Newton step toward unit length, `(3 − |q|²)/2`, folded into the
-    /// two series' values: every rotation here is unit to within rounding, so |q| stays within a few
+    /// `sin²(θ/2) = (1 − g_z)/2` and one combination of `p` with `d = (0, g_y, −g_x, 0) ⊗ p`. Instead
+    /// of a normalization, the result is multiplied by one Newton step toward unit length,
+    /// `(3 − |q|²)/2`, folded into the two series' values: every rotation here is unit to within rounding, so |q| stays within a few
     /// ulps of 1, and `p`'s length (that of `q`) changes `g` by as little.
     @inlinable @inline(__always)
     mutating func fastTiltStep(
@@ -178,7 +179,8 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let dy = -(gx * pw + gy * pz), dz = gy * py + gx * px
         let (sine, cosine) = tiltRotation(halfAngleSineSquared: (1 - gz) * (1 / 2 as Scalar))
         let fs = sine * f, fc = cosine * f
-        lastTiltSquaredSine = gx * gx + gy * gy
+        lastTiltX = gx
+        lastTiltY = gy
         lastTiltCosine = gz
         return Quaternion(
             w: fc * pw + fs * dw, x: fc * px + fs * dx,
@@ -203,20 +205,21 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
             q = p
             return
         }
-        // h = p m p* (the length of m does not matter for the angle).
+        // h = p m̂ p* (the angle does not depend on |m|; with m̂ the squares below cannot overflow).
         let rm = 1 / m2.squareRoot()
         let mx = magnetometer.x * rm, my = magnetometer.y * rm, mz = magnetometer.z * rm
         let pw = p.w, px = p.x, py = p.y, pz = p.z
         let tx = 2 * (py * mz - pz * my), ty = 2 * (pz * mx - px * mz), tz = 2 * (px * my - py * mx)
         let hx = mx + (pw * tx + (py * tz - pz * ty))
         let hy = my + (pw * ty + (pz * tx - px * tz))
-        guard (hx * hx + hy * hy).isNormal else {  // field vertical (or not finite): no heading
+        let h2 = hx * hx + hy * hy
+        guard h2.isNormal else {  // field vertical (or not finite): no heading
             q = p
             return
         }
         lastHeadingX = hx
         lastHeadingY = hy
-        let rh = 1 / (hx * hx + hy * hy).squareRoot()
+        let rh = 1 / h2.squareRoot()
         let cosPsi = hx * rh
         if cosPsi >= 0.98 {
             // cos ψ = h_x/|h|, sin ψ = h_y/|h|; the rotation by −k_m ψ about up.
@@ -246,7 +249,8 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
         let g = p.act(on: a)
         let s2 = g.x * g.x + g.y * g.y
-        lastTiltSquaredSine = s2
+        lastTiltX = g.x
+        lastTiltY = g.y
         lastTiltCosine = g.z
         if s2 > 0 {
             let half = gains.x * Self.angleRatio(sineSquared: s2, cosine: g.z) / 2
