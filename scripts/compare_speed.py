@@ -46,6 +46,14 @@ What is timed:
   -march=native``, on the whole recording, single stream; and gyroscope integration alone in C (a
   quaternion product and a normalization per step: the floor of any single-stream filter). The
   classic rows are compared with our madgwick; skipped when there is no C compiler.
+- Our complementary filter's step in C (``scripts/complementary_step.c``: the same arithmetic as
+  ``ComplementaryFilter``'s usual 6D step, operation for operation, and its other steps with libm),
+  float and double, built here with ``gcc -O2`` (what a portable build gets), with ``gcc -O3
+  -march=native`` and, when found, with ``clang -O2`` (LLVM, like Swift), on the whole recording with the same per-sample Δt: how fast compiled C runs the
+  exact-decay step on one stream. Its double attitude at the end must match ``motion fuse --filter
+  complementary --frame nwu --no-magnetometer`` to 1e-9 rad (the script stops otherwise; the test
+  ``ComplementaryCTwinTests`` checks the same on a synthetic recording). Skipped when there is no C
+  compiler.
 - The Python loops dominate those times. So the script also times the same loops with the update
   replaced by a C call that does nothing with its arguments (``itertools.chain(...)`` with the same
   number of arguments, which only stores them) and reports, for the imufusion, Madgwick and Mahony
@@ -183,6 +191,7 @@ class Method:
     samples: int = 0
     ns: dict = field(default_factory=dict)       # mode -> ns per sample
     net_of: str | None = None                     # key of the baseline method to subtract
+    ours_scalar: str = "Double"                   # which of our scalars the ratios compare with
 
 
 def time_vqf(cls, ts, gyr, acc, mag, repeats):
@@ -336,6 +345,80 @@ def run_classic_c(args, ts, gyr, acc, mag):
     return methods
 
 
+def run_complementary_c(args, motion: Path, t, gyr, acc):
+    """Our complementary filter's step in C (scripts/complementary_step.c), 6D, float and double, built
+    with gcc -O2 and with gcc -O3 -march=native, on the same samples with the same per-sample Δt. Its
+    double attitude at the end must match `motion fuse --filter complementary` to 1e-9 rad (it is the
+    same filter); [] when no C compiler is found."""
+    import shutil
+    import struct
+
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        print("compare_speed: no C compiler: the C complementary rows are skipped", file=sys.stderr)
+        return []
+    n = len(t)
+    tau = 1.0  # ComplementaryFilter's default accelerometer time constant (motion fuse's default)
+    with tempfile.TemporaryDirectory() as tmp:
+        csv, fused = Path(tmp) / "input.csv", Path(tmp) / "fused.csv"
+        np.savetxt(csv, np.hstack([t[:, None], gyr, acc]), delimiter=",", header="t,gx,gy,gz,ax,ay,az",
+                   comments="", fmt="%.17g")
+        result = subprocess.run([str(motion), "fuse", str(csv), "-o", str(fused), "--filter", "complementary",
+                                 "--frame", "nwu", "--no-magnetometer"], capture_output=True, text=True)
+        if result.returncode != 0:
+            fail(f"motion fuse failed:\n{result.stderr}")
+        with fused.open() as handle:
+            header = handle.readline().strip().split(",")
+        columns = [header.index(name) for name in ("qw", "qx", "qy", "qz")]
+        q = np.loadtxt(fused, delimiter=",", skiprows=1, usecols=columns)
+        dt = np.concatenate([[0.0], np.diff(t)])
+        rows = np.hstack([dt[:, None], gyr, acc]).astype("<f8")
+        samples = Path(tmp) / "samples.bin"
+        samples.write_bytes(struct.pack("<q5d", n, tau, *q[0]) + rows.tobytes())
+        outputs = {}
+        builds = [(compiler, ("-O2",)), (compiler, ("-O3", "-march=native"))]
+        clang = shutil.which("clang")  # LLVM, as Swift: the Swift toolchain ships it
+        if clang is not None:
+            builds.append((clang, ("-O2",)))
+        for cc, flags in builds:
+            binary = Path(tmp) / "complementary_step"
+            subprocess.run([cc, *flags, "-o", str(binary), str(ROOT / "scripts" / "complementary_step.c"),
+                            "-lm"], check=True)
+            result = subprocess.run([str(binary), str(samples), str(args.repeats)], capture_output=True, text=True)
+            if result.returncode != 0:
+                fail(f"complementary_step failed:\n{result.stderr}")
+            outputs[f"{Path(cc).name} {' '.join(flags)}"] = result.stdout
+
+    def angle(a, b):  # rad between the rotations of two unit quaternions (accurate for tiny angles)
+        b = b if np.dot(a, b) >= 0 else -b
+        return 2 * float(np.arctan2(np.linalg.norm(a - b), np.linalg.norm(a + b)))
+
+    methods = []
+    for flags, text in outputs.items():
+        ns, final = {}, {}
+        for line in text.split("\n"):
+            parts = line.split()
+            if len(parts) == 4 and parts[0] == "complementary":
+                ns[parts[2]] = float(parts[3])
+            elif len(parts) == 6 and parts[0] == "final":
+                final[parts[1]] = np.array([float(v) for v in parts[2:]])
+        if set(ns) != {"float", "double"} or set(final) != {"float", "double"}:
+            fail(f"complementary_step printed something unexpected:\n{text}")
+        off = {scalar: angle(final[scalar], q[-1]) for scalar in final}
+        if off["double"] > 1e-9:
+            fail(f"complementary_step ({flags}) ends {off['double']:.3g} rad from motion fuse's attitude "
+                 "(more than 1e-9 rad): it no longer computes our filter")
+        print(f"C complementary step ({flags}): final attitude {off['double']:.2g} rad (double) from motion fuse "
+              f"--filter complementary (Double); float {off['float']:.2g} rad from it", file=sys.stderr)
+        for scalar in ("float", "double"):
+            method = Method(f"C-complementary-{scalar}-{flags}",
+                            f"our complementary step in C, {scalar} ({flags})", "peer", "complementary", n)
+            method.ns["6D"] = ns[scalar]
+            method.ours_scalar = "Float" if scalar == "float" else "Double"
+            methods.append(method)
+    return methods
+
+
 def run_ours(args, motion: Path, t, gyr, acc, mag):
     with tempfile.TemporaryDirectory() as tmp:
         csv = Path(tmp) / "input.csv"
@@ -473,16 +556,16 @@ def build_tables(methods, ours, lookup, many, modes, python_samples, total):
     ratio = Table("Ratios: peer ns / our ns, ours in Double (> 1: ours is faster)",
                   ["peer method", "comparable"] + [f"{m} ×" for m in modes]
                   + [f"inertial {m} ×" for m in modes], "ll" + "r" * (2 * len(modes)))
-    ratio.notes = ["  \"comparable\": our filter of the same kind (columns 3-4); inertial: our default"
-                   " filter."]
+    ratio.notes = ["  \"comparable\": our filter of the same kind (columns 3-4; in Float where it says so,"
+                   " for our complementary step in C, float); inertial: our default filter, Double."]
     if "ahrs-Complementary" in by_key:
         ratio.notes.append("  ahrs's Complementary blends Euler angles (roll and pitch only in 6D), ours"
                            " quaternions.")
 
-    def ratio_cells(peer_ns: dict, filter_name):
+    def ratio_cells(peer_ns: dict, filter_name, scalar="Double"):
         cells = []
         for mode in modes:
-            ours_ns = lookup.get((filter_name, "Double", mode)) if filter_name else None
+            ours_ns = lookup.get((filter_name, scalar, mode)) if filter_name else None
             p = peer_ns.get(mode)
             cells.append(fmt_ratio(p / ours_ns if p is not None and ours_ns else None))
         return cells
@@ -491,7 +574,9 @@ def build_tables(methods, ours, lookup, many, modes, python_samples, total):
         if m.kind != "peer":
             continue
         comparable = m.comparable if m.comparable and any(k[0] == m.comparable for k in lookup) else None
-        ratio.add(m.label, comparable or "–", *ratio_cells(m.ns, comparable),
+        compared = (comparable or "–") if comparable is None or m.ours_scalar == "Double" \
+            else f"{comparable} {m.ours_scalar}"
+        ratio.add(m.label, compared, *ratio_cells(m.ns, comparable, m.ours_scalar),
                   *ratio_cells(m.ns, "inertial"))
         if m.net_of:
             net = {mode: net_ns(m, mode, by_key) for mode in modes}
@@ -550,7 +635,8 @@ def main() -> int:
     single, many = run_ours(args, motion, t, gyr, acc, mag)
     if not single:
         fail("motion bench printed no single-stream rows")
-    methods = run_classic_c(args, ts, gyr, acc, mag) + run_peers(args, ts, gyr, acc, mag)
+    methods = (run_classic_c(args, ts, gyr, acc, mag) + run_complementary_c(args, motion, t, gyr, acc)
+               + run_peers(args, ts, gyr, acc, mag))
     ours, lookup = ours_methods(single, len(t))
     timing, ratio, many_table = build_tables(methods, ours, lookup, many, modes, python_samples, len(t))
 
