@@ -1,20 +1,24 @@
-// MotionFusion's ComplementaryFilter (6D) in C, float and double, for scripts/compare_speed.py: the
-// same arithmetic as the Swift filter's usual step (ComplementaryFilter.fastTiltStep, operation for
-// operation: the series for exp(½ωΔt), p = q ⊗ e, g = p â p*, the two series in y = sin²(θ/2) for the
-// fraction 1 − e^(−Δt/τ) of the tilt angle, the Newton factor), and its other steps (large rotations
-// or tilt errors) with libm. It answers one question: how fast can compiled C run this filter's
-// exact-decay step on one stream? compare_speed builds it with gcc -O2 (what a portable build gets)
-// and with -O3 -march=native, checks that its attitude matches `motion fuse --filter complementary`
-// and prints the times next to ours.
+// MotionFusion's ComplementaryFilter (6D) in C, float and double, for scripts/compare_speed.py: how fast
+// compiled C runs the same arithmetic on one stream. Everything a usual step does is here, operation for
+// operation and with the same grouping: the stores of the last errors, the checks, the gain cache (the
+// gain's series and the coefficients' sums as ComplementaryFilter.gain and rotationSeriesCoefficients
+// write them), the series for exp(½ωΔt), p = q ⊗ e, g = p â p*, the two series in y = sin²(θ/2) for
+// the fraction 1 − e^(−Δt/τ) of the tilt angle, and the Newton factor. Built without fused
+// multiply-adds (x86-64 without -march, or -ffp-contract=off), a usual step gives the same bits as the
+// Swift filter's. The rare other steps (large rotations or tilt errors) use libm and agree to a few
+// ulps.
 //
-//   complementary_step SAMPLES.bin REPEATS
+//   complementary_step SAMPLES.bin REPEATS [MIN_SECONDS]
 //
 // SAMPLES.bin: int64 n, double tau (s), 4 doubles q0 = the filter's attitude after its first sample
 // (sensor → NWU, w x y z), then n rows of 7 doubles (dt gx gy gz ax ay az; s, rad/s, m/s²); row 0 is
-// the initialization sample and is skipped. Prints "complementary 6D <float|double> <ns per sample>"
-// (the fastest of REPEATS passes over rows 1 … n−1), then "final <float|double> w x y z" (the attitude
-// after the last pass) and "general <float|double> N" (how many of the last pass's steps were not the
-// usual one). Tests/MotionFusionTests/ComplementaryCTwinTests.swift checks it against the Swift filter.
+// the initialization sample and is skipped. A run passes over rows 1 … n−1 from q0 again and again
+// until MIN_SECONDS (default 0.3) have passed; the time per sample of the fastest of REPEATS runs is
+// printed as "complementary 6D <float|double> <ns>" (as `motion bench` times ours), then
+// "final <float|double> w x y z" (the attitude after a pass) and "general <float|double> N" (how many
+// steps of a pass were not the usual one). Tests/MotionFusionTests/ComplementaryCTwinTests.swift
+// checks it against the Swift filter.
+#define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +27,8 @@
 #define DEFINE(T, SQRT, SIN, COS, ATAN2, EXPM1, FABS, SINGLE, NAME)                                \
 typedef struct {                                                                                  \
     T w, x, y, z;                                                                                 \
-    T tilt_x, tilt_y, tilt_cos;                                                                   \
-    T gain_step, gain, inverse_tau;                                                               \
+    T tilt_x, tilt_y, tilt_cos, heading_x, heading_y;                                             \
+    T tau_key, tau, gain_step, gain, inverse_tau;                                                 \
     T s[8], c[8];                                                                                 \
     long general;                                                                                 \
 } filter_##NAME;                                                                                  \
@@ -48,13 +52,33 @@ static void coefficients_##NAME(filter_##NAME *f, T k) {                        
     f->c[5] = f->c[4] * (16 - v) * (T)(2.0 / 45);                                                 \
     f->c[6] = f->c[5] * (25 - v) * (T)(1.0 / 33);                                                 \
     f->c[7] = f->c[6] * (36 - v) * (T)(2.0 / 91);                                                 \
-    static const double e[8] = {1.0 / 2, 1.0 / 4, 3.0 / 16, 5.0 / 32, 35.0 / 256, 63.0 / 512,      \
-                                231.0 / 2048, 429.0 / 4096};                                      \
-    for (int n = 0; n < 8; n++) {                                                                 \
-        T sum = 0;                                                                                \
-        for (int j = 0; j <= n; j++) sum += a[j] * (T)e[n - j];                                   \
-        f->s[n] = sum;                                                                            \
+    const T e0 = (T)(1.0 / 2), e1 = (T)(1.0 / 4), e2 = (T)(3.0 / 16), e3 = (T)(5.0 / 32);             \
+    const T e4 = (T)(35.0 / 256), e5 = (T)(63.0 / 512), e6 = (T)(231.0 / 2048), e7 = (T)(429.0 / 4096); \
+    f->s[0] = a[0] * e0;                                                                          \
+    f->s[1] = a[0] * e1 + a[1] * e0;                                                              \
+    f->s[2] = (a[0] * e2 + a[1] * e1) + a[2] * e0;                                                \
+    f->s[3] = (a[0] * e3 + a[1] * e2) + (a[2] * e1 + a[3] * e0);                                  \
+    f->s[4] = ((a[0] * e4 + a[1] * e3) + (a[2] * e2 + a[3] * e1)) + a[4] * e0;                    \
+    f->s[5] = ((a[0] * e5 + a[1] * e4) + (a[2] * e3 + a[3] * e2)) + (a[4] * e1 + a[5] * e0);      \
+    f->s[6] = ((a[0] * e6 + a[1] * e5) + (a[2] * e4 + a[3] * e3)) + ((a[4] * e2 + a[5] * e1) + a[6] * e0); \
+    f->s[7] = ((a[0] * e7 + a[1] * e6) + (a[2] * e5 + a[3] * e4))                                 \
+              + ((a[4] * e3 + a[5] * e2) + (a[6] * e1 + a[7] * e0));                              \
+}                                                                                                 \
+                                                                                                  \
+/* 1 − e^(−x) (ComplementaryFilter.gain): the series to x¹⁰ for 0 ≤ x ≤ 1/16, else expm1. */        \
+static T gain_##NAME(T x) {                                                                       \
+    if (x >= 0 && x <= (T)0.0625) {                                                               \
+        T c8 = 1 - x * (T)(1.0 / 10);                                                             \
+        T c7 = 1 - x * (T)(1.0 / 9) * c8;                                                         \
+        T c6 = 1 - x * (T)(1.0 / 8) * c7;                                                         \
+        T c5 = 1 - x * (T)(1.0 / 7) * c6;                                                         \
+        T c4 = 1 - x * (T)(1.0 / 6) * c5;                                                         \
+        T c3 = 1 - x * (T)(1.0 / 5) * c4;                                                         \
+        T c2 = 1 - x * (T)(1.0 / 4) * c3;                                                         \
+        T c1 = 1 - x * (T)(1.0 / 3) * c2;                                                         \
+        return x * (1 - x * (T)(1.0 / 2) * c1);                                                   \
     }                                                                                             \
+    return -EXPM1(-x);                                                                            \
 }                                                                                                 \
                                                                                                   \
 /* Every step the usual one does not cover (out of line, as in Swift), with libm. */              \
@@ -98,11 +122,14 @@ __attribute__((noinline)) static void general_##NAME(filter_##NAME *f, const T *
                                                                                                   \
 static inline __attribute__((always_inline)) void update_##NAME(filter_##NAME *f, const T *g,    \
                                                                const T *acc, T dt) {              \
-    f->tilt_x = 0; f->tilt_y = 0; f->tilt_cos = 1;                                                \
+    f->tilt_x = 0; f->tilt_y = 0; f->tilt_cos = 1; f->heading_x = 1; f->heading_y = 0;            \
     if (!(dt > 0 && isfinite(dt) && isfinite(g[0]) && isfinite(g[1]) && isfinite(g[2]))) return; \
-    if (!(FABS(dt - f->gain_step) <= f->gain_step * (T)1e-6)) {                                   \
+    if (f->tau != f->tau_key) {                                                                   \
+        f->tau_key = f->tau; f->inverse_tau = 1 / f->tau; f->gain_step = NAN;                     \
+    }                                                                                             \
+    if (!(FABS(dt - f->gain_step) <= f->gain_step * ((T)1 / (T)1000000))) {                       \
         f->gain_step = dt;                                                                        \
-        T k = -EXPM1(-dt * f->inverse_tau);                                                       \
+        T k = gain_##NAME(dt * f->inverse_tau);                                                   \
         f->gain = k >= 0 ? (k < 1 ? k : 1) : 0;                                                   \
         coefficients_##NAME(f, f->gain);                                                          \
     }                                                                                             \
@@ -156,26 +183,37 @@ __attribute__((noinline)) static void run_##NAME(filter_##NAME *f, const T *g, c
     for (long i = 1; i < n; i++) update_##NAME(f, g + 4 * i, a + 4 * i, dt[i]);                  \
 }                                                                                                 \
                                                                                                   \
-static void measure_##NAME(const double *rows, long n, const double *q0, double tau, int repeats) { \
-    T *g = aligned_alloc(64, sizeof(T) * 4 * (size_t)n), *a = aligned_alloc(64, sizeof(T) * 4 * (size_t)n); \
+static void measure_##NAME(const double *rows, long n, const double *q0, double tau, int repeats, \
+                           double min_seconds) {                                                  \
+    T *g = malloc(sizeof(T) * 4 * (size_t)n), *a = malloc(sizeof(T) * 4 * (size_t)n);              \
     T *dt = malloc(sizeof(T) * (size_t)n);                                                        \
     if (!g || !a || !dt) { fprintf(stderr, "complementary_step: out of memory\n"); exit(1); }     \
     for (long i = 0; i < n; i++) {                                                                \
         dt[i] = (T)rows[7 * i];                                                                   \
-        for (int j = 0; j < 3; j++) { g[4 * i + j] = (T)rows[7 * i + 1 + j]; a[4 * i + j] = (T)rows[7 * i + 4 + j]; } \
+        for (int j = 0; j < 3; j++) {                                                             \
+            g[4 * i + j] = (T)rows[7 * i + 1 + j];                                                \
+            a[4 * i + j] = (T)rows[7 * i + 4 + j];                                                \
+        }                                                                                         \
         g[4 * i + 3] = 0; a[4 * i + 3] = 0;                                                       \
     }                                                                                             \
-    filter_##NAME start = {0}, f;                                                                 \
+    filter_##NAME start = {0}, f = {0};                                                           \
     start.w = (T)q0[0]; start.x = (T)q0[1]; start.y = (T)q0[2]; start.z = (T)q0[3];               \
-    start.tilt_cos = 1; start.gain_step = NAN; start.inverse_tau = (T)(1 / tau);                  \
+    start.tilt_cos = 1; start.heading_x = 1; start.tau = (T)tau; start.tau_key = NAN;             \
+    start.gain_step = NAN;                                                                        \
     double best = INFINITY;                                                                       \
     for (int r = 0; r < repeats; r++) {                                                           \
-        f = start;                                                                                \
         struct timespec t0, t1;                                                                   \
+        double elapsed = 0;                                                                       \
+        long passes = 0;                                                                          \
         clock_gettime(CLOCK_MONOTONIC, &t0);                                                      \
-        run_##NAME(&f, g, a, dt, n);                                                              \
-        clock_gettime(CLOCK_MONOTONIC, &t1);                                                      \
-        double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / (double)(n - 1); \
+        do {                                                                                      \
+            f = start;                                                                            \
+            run_##NAME(&f, g, a, dt, n);                                                          \
+            passes++;                                                                             \
+            clock_gettime(CLOCK_MONOTONIC, &t1);                                                  \
+            elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;  \
+        } while (elapsed < min_seconds);                                                          \
+        double ns = elapsed * 1e9 / ((double)passes * (double)(n - 1));                           \
         if (ns < best) best = ns;                                                                 \
     }                                                                                             \
     printf("complementary 6D %s %.3f\n", #T, best);                                               \
@@ -188,17 +226,18 @@ DEFINE(float, sqrtf, sinf, cosf, atan2f, expm1f, fabsf, 1, f)
 DEFINE(double, sqrt, sin, cos, atan2, expm1, fabs, 0, d)
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: complementary_step SAMPLES.bin REPEATS\n");
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: complementary_step SAMPLES.bin REPEATS [MIN_SECONDS]\n");
         return 2;
     }
     FILE *file = fopen(argv[1], "rb");
     int repeats = atoi(argv[2]);
+    double min_seconds = argc == 4 ? atof(argv[3]) : 0.3;
     long long n64 = 0;
     double header[5];
     if (!file || fread(&n64, sizeof n64, 1, file) != 1 || fread(header, sizeof(double), 5, file) != 5
-        || n64 < 2 || repeats < 1 || !(header[0] > 0)) {
-        fprintf(stderr, "complementary_step: cannot read %s (or REPEATS < 1)\n", argv[1]);
+        || n64 < 2 || repeats < 1 || !(header[0] > 0) || !(min_seconds >= 0)) {
+        fprintf(stderr, "complementary_step: cannot read %s (or REPEATS < 1, MIN_SECONDS < 0)\n", argv[1]);
         return 1;
     }
     long n = (long)n64;
@@ -208,8 +247,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     fclose(file);
-    measure_f(rows, n, header + 1, header[0], repeats);
-    measure_d(rows, n, header + 1, header[0], repeats);
+    measure_f(rows, n, header + 1, header[0], repeats, min_seconds);
+    measure_d(rows, n, header + 1, header[0], repeats, min_seconds);
     free(rows);
     return 0;
 }
