@@ -159,10 +159,6 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
                 let b2 = inv2 * (w * x + y * z)
                 let b3 = 1 - inv2 * (x * x + y * y)
                 let f1 = b1 - a.x, f2 = b2 - a.y, f3 = b3 - a.z
-                gw = x2 * f2 - y2 * f1
-                gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
-                gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
-                gz = x2 * f1 + y2 * f2
                 var error2 = (f1 * f1 + f2 * f2) + f3 * f3
                 let m2 = (m.x * m.x + m.y * m.y) + m.z * m.z
                 // Usable: a direction, and |m|² ≤ 2⁶⁴ (|m| below 4.3e9, far beyond any
@@ -191,21 +187,26 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
                     let f4 = sx * (inv * a4) + (bz * b1 - m.x)
                     let f5 = sx * (inv * a5) + (bz * b2 - m.y)
                     let f6 = sx * (inv * a6) + (bz * b3 - m.z)
-                    // Jacobian rows (paper eq. 32) with p in place of q, J = b_x X + b_z Z, already
-                    // divided by |m|² (folded into factors that are ready before b_x).
+                    // Jacobian rows (paper eq. 32) with p in place of q: J = b_x K + b_z G, where G is
+                    // the gravity rows' Jacobian. So Jᵀf = Gᵀ(f₁₋₃ + b_z f₄₋₆) + b_x Kᵀ f₄₋₆, with
+                    // the field's part divided by |m|² (folded into b_z and b_x).
                     let r2 = 1 / m2
-                    let sxr = inv * r2, bzr = bz * r2
-                    let bxw = sx * (sxr * w2), bxx = sx * (sxr * x2), bxy = sx * (sxr * y2), bxz = sx * (sxr * z2)
-                    let bzw = bzr * w2, bzx = bzr * x2, bzy = bzr * y2, bzz = bzr * z2
-                    let c4w = -bzy, c5w = bzx - bxz, c6w = bxy
-                    let c4x = bzz, c5x = bxy + bzw, c6x = bxz - 2 * bzx
-                    let c4y = -2 * bxy - bzw, c5y = bxx + bzz, c6y = bxw - 2 * bzy
-                    let c4z = bzx - 2 * bxz, c5z = bzy - bxw, c6z = bxx
-                    gw = (gw + c6w * f6) + (c4w * f4 + c5w * f5)
-                    gx = (gx + c6x * f6) + (c4x * f4 + c5x * f5)
-                    gy = (gy + c6y * f6) + (c4y * f4 + c5y * f5)
-                    gz = (gz + c6z * f6) + (c4z * f4 + c5z * f5)
+                    let bzr = bz * r2, bxr = sx * (inv * r2)
+                    let u1 = f1 + bzr * f4, u2 = f2 + bzr * f5, u3 = f3 + bzr * f6
+                    let kw = y2 * f6 - z2 * f5
+                    let kx = y2 * f5 + z2 * f6
+                    let ky = (x2 * f5 + w2 * f6) - 2 * y2 * f4
+                    let kz = (x2 * f6 - w2 * f5) - 2 * z2 * f4
+                    gw = (x2 * u2 - y2 * u1) + bxr * kw
+                    gx = ((z2 * u1 + w2 * u2) - 2 * x2 * u3) + bxr * kx
+                    gy = ((z2 * u2 - w2 * u1) - 2 * y2 * u3) + bxr * ky
+                    gz = (x2 * u1 + y2 * u2) + bxr * kz
                     error2 += ((f4 * f4 + f5 * f5) + f6 * f6) * r2
+                } else {
+                    gw = x2 * f2 - y2 * f1
+                    gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
+                    gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
+                    gz = x2 * f1 + y2 * f2
                 }
                 lastError = error2
                 lastErrorScale = 1

@@ -279,10 +279,6 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
             let b2 = inv2 * (w * x + y * z)
             let b3 = 1 - inv2 * (x * x + y * y)
             let f1 = b1 - ax, f2 = b2 - ay, f3 = b3 - az
-            gw = x2 * f2 - y2 * f1
-            gx = (z2 * f1 + w2 * f2) - 2 * x2 * f3
-            gy = (z2 * f2 - w2 * f1) - 2 * y2 * f3
-            gz = x2 * f1 + y2 * f2
             let mx = sample[7 &* stride], my = sample[8 &* stride], mz = sample[9 &* stride]
             let m2 = (mx * mx + my * my) + mz * mz
             let magValid = accValid .& isNormal(m2) .& Lanes.laneLessOrEqual(m2, Lanes(repeating: 0x1p64))
@@ -301,17 +297,16 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
             let f5 = sx * (inv * a5) + (bz * b2 - my)
             let f6 = sx * (inv * a6) + (bz * b3 - mz)
             let r2 = 1 / m2
-            let sxr = inv * r2, bzr = bz * r2
-            let bxw = sx * (sxr * w2), bxx = sx * (sxr * x2), bxy = sx * (sxr * y2), bxz = sx * (sxr * z2)
-            let bzw = bzr * w2, bzx = bzr * x2, bzy = bzr * y2, bzz = bzr * z2
-            let c4w = -bzy, c5w = bzx - bxz, c6w = bxy
-            let c4x = bzz, c5x = bxy + bzw, c6x = bxz - 2 * bzx
-            let c4y = -2 * bxy - bzw, c5y = bxx + bzz, c6y = bxw - 2 * bzy
-            let c4z = bzx - 2 * bxz, c5z = bzy - bxw, c6z = bxx
-            gw = Lanes.select(magValid, (gw + c6w * f6) + (c4w * f4 + c5w * f5), gw)
-            gx = Lanes.select(magValid, (gx + c6x * f6) + (c4x * f4 + c5x * f5), gx)
-            gy = Lanes.select(magValid, (gy + c6y * f6) + (c4y * f4 + c5y * f5), gy)
-            gz = Lanes.select(magValid, (gz + c6z * f6) + (c4z * f4 + c5z * f5), gz)
+            let bzr = bz * r2, bxr = sx * (inv * r2)
+            let u1 = f1 + bzr * f4, u2 = f2 + bzr * f5, u3 = f3 + bzr * f6
+            let kw = y2 * f6 - z2 * f5
+            let kx = y2 * f5 + z2 * f6
+            let ky = (x2 * f5 + w2 * f6) - 2 * y2 * f4
+            let kz = (x2 * f6 - w2 * f5) - 2 * z2 * f4
+            gw = Lanes.select(magValid, (x2 * u2 - y2 * u1) + bxr * kw, x2 * f2 - y2 * f1)
+            gx = Lanes.select(magValid, ((z2 * u1 + w2 * u2) - 2 * x2 * u3) + bxr * kx, (z2 * f1 + w2 * f2) - 2 * x2 * f3)
+            gy = Lanes.select(magValid, ((z2 * u2 - w2 * u1) - 2 * y2 * u3) + bxr * ky, (z2 * f2 - w2 * f1) - 2 * y2 * f3)
+            gz = Lanes.select(magValid, (x2 * u1 + y2 * u2) + bxr * kz, x2 * f1 + y2 * f2)
         } else {
             // Without one: the objective times |p|², no division.
             let d1 = 2 * (x * z - w * y)
