@@ -348,7 +348,7 @@ def run_classic_c(args, ts, gyr, acc, mag):
     return methods
 
 
-def run_complementary_c(args, motion: Path, t, gyr, acc):
+def run_complementary_c(args, motion: Path, csv: Path, t, gyr, acc):
     """Our complementary filter's step in C (scripts/complementary_step.c), 6D, float and double, built
     with gcc -O2 and, when found, clang -O2 (both with -ffp-contract=off: the same operations as
     ours), and with -O3 -march=native (which lets the compiler fuse multiply-adds), on the same
@@ -373,9 +373,6 @@ def run_complementary_c(args, motion: Path, t, gyr, acc):
     tau = 1.0  # ComplementaryFilter's default accelerometer time constant (motion fuse's default)
     finals = {}
     with tempfile.TemporaryDirectory() as tmp:
-        csv = Path(tmp) / "input.csv"
-        np.savetxt(csv, np.hstack([t[:, None], gyr, acc]), delimiter=",", header="t,gx,gy,gz,ax,ay,az",
-                   comments="", fmt="%.17g")
         for precision in ("double", "float"):
             fused = Path(tmp) / f"fused-{precision}.csv"
             result = subprocess.run([str(motion), "fuse", str(csv), "-o", str(fused), "--filter",
@@ -408,9 +405,9 @@ def run_complementary_c(args, motion: Path, t, gyr, acc):
                 fail(f"complementary_step ({name}) failed:\n{result.stderr}")
             outputs[name] = result.stdout
 
-    def angle(a, b):  # rad between the rotations of two unit quaternions (accurate for tiny angles)
-        b = b if np.dot(a, b) >= 0 else -b
-        return 2 * float(np.arctan2(np.linalg.norm(a - b), np.linalg.norm(a + b)))
+    def angle(a, b):  # rad between the rotations of two unit quaternions, as Quaternion.angle(to:)
+        minus, plus = np.linalg.norm(a - b), np.linalg.norm(a + b)
+        return 4 * float(np.arctan2(min(minus, plus), max(minus, plus)))
 
     methods = []
     for name, text in outputs.items():
@@ -443,15 +440,16 @@ def run_complementary_c(args, motion: Path, t, gyr, acc):
     return methods
 
 
-def run_ours(args, motion: Path, t, gyr, acc, mag):
-    with tempfile.TemporaryDirectory() as tmp:
-        csv = Path(tmp) / "input.csv"
-        columns = [t[:, None], gyr, acc] + ([mag] if mag is not None else [])
-        header = "t,gx,gy,gz,ax,ay,az" + (",mx,my,mz" if mag is not None else "")
-        np.savetxt(csv, np.hstack(columns), delimiter=",", header=header, comments="", fmt="%.17g")
-        result = subprocess.run([str(motion), "bench", "--input", str(csv), "--json",
-                                 "--repeats", str(args.repeats)],
-                                capture_output=True, text=True)
+def write_input_csv(path: Path, t, gyr, acc, mag) -> None:
+    """The samples as a `motion fuse` input CSV (what `motion bench --input` and `motion fuse` read)."""
+    columns = [t[:, None], gyr, acc] + ([mag] if mag is not None else [])
+    header = "t,gx,gy,gz,ax,ay,az" + (",mx,my,mz" if mag is not None else "")
+    np.savetxt(path, np.hstack(columns), delimiter=",", header=header, comments="", fmt="%.17g")
+
+
+def run_ours(args, motion: Path, csv: Path):
+    result = subprocess.run([str(motion), "bench", "--input", str(csv), "--json", "--repeats", str(args.repeats)],
+                            capture_output=True, text=True)
     if result.returncode != 0:
         fail(f"motion bench failed:\n{result.stderr}")
     try:
@@ -656,11 +654,14 @@ def main() -> int:
     print(f"data: {path.name}, every {args.every}: {len(t):,} samples at {1 / ts:.1f} Hz"
           + ("" if mag is not None else " (no magnetometer: 6D only)"))
 
-    single, many = run_ours(args, motion, t, gyr, acc, mag)
-    if not single:
-        fail("motion bench printed no single-stream rows")
-    methods = (run_classic_c(args, ts, gyr, acc, mag) + run_complementary_c(args, motion, t, gyr, acc)
-               + run_peers(args, ts, gyr, acc, mag))
+    with tempfile.TemporaryDirectory() as tmp:
+        csv = Path(tmp) / "input.csv"
+        write_input_csv(csv, t, gyr, acc, mag)
+        single, many = run_ours(args, motion, csv)
+        if not single:
+            fail("motion bench printed no single-stream rows")
+        methods = run_classic_c(args, ts, gyr, acc, mag) + run_complementary_c(args, motion, csv, t, gyr, acc)
+    methods += run_peers(args, ts, gyr, acc, mag)
     ours, lookup = ours_methods(single, len(t))
     timing, ratio, many_table = build_tables(methods, ours, lookup, many, modes, python_samples, len(t))
 

@@ -142,8 +142,9 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// direction in the earth frame `g = p â p*` (one rotation of a vector), two series in
     /// `sin²(θ/2) = (1 − g_z)/2` and one combination of `p` with `d = (0, g_y, −g_x, 0) ⊗ p`. Instead
     /// of a normalization, the result is multiplied by one Newton step toward unit length,
-    /// `(3 − |q|²)/2`, folded into the two series' values: every rotation here is unit to within rounding, so |q| stays within a few
-    /// ulps of 1, and `p`'s length (that of `q`) changes `g` by as little.
+    /// `(3 − |q|²)/2`, folded into the two series' values: every rotation here is unit to within
+    /// rounding, so |q| stays within a few ulps of 1, and `p`'s length (that of `q`) changes `g` by as
+    /// little.
     @inlinable @inline(__always)
     mutating func fastTiltStep(
         gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, dt: Scalar
