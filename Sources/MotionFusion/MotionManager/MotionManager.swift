@@ -93,7 +93,7 @@ public final class MotionManager: @unchecked Sendable {
     private var accelerometer = Service<AccelerometerData>()
     private var gyro = Service<GyroData>()
     private var magnetometer = Service<MagnetometerData>()
-    private var deviceMotionService = Service<DeviceMotion<Double>>()
+    private var deviceMotionService = Service<DeviceMotion>()
     private var processor: DeviceMotionProcessor<InertialFrameFilter<Double>>?
     private var recorder: MotionRecorder?
     private var running = false
@@ -142,7 +142,7 @@ public final class MotionManager: @unchecked Sendable {
     public var accelerometerData: AccelerometerData? { locked { accelerometer.latest } }
     public var gyroData: GyroData? { locked { gyro.latest } }
     public var magnetometerData: MagnetometerData? { locked { magnetometer.latest } }
-    public var deviceMotion: DeviceMotion<Double>? { locked { deviceMotionService.latest } }
+    public var deviceMotion: DeviceMotion? { locked { deviceMotionService.latest } }
 
     public var isAccelerometerActive: Bool { locked { accelerometer.active } }
     public var isGyroActive: Bool { locked { gyro.active } }
@@ -214,7 +214,7 @@ public final class MotionManager: @unchecked Sendable {
     }
     public func startDeviceMotionUpdates(
         using referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical, declination: Double = 0,
-        to queue: DispatchQueue, withHandler handler: @escaping @Sendable (DeviceMotion<Double>?, (any Error)?) -> Void
+        to queue: DispatchQueue, withHandler handler: @escaping @Sendable (DeviceMotion?, (any Error)?) -> Void
     ) {
         start {
             $0.deviceMotionService.active = true
@@ -228,7 +228,7 @@ public final class MotionManager: @unchecked Sendable {
     /// running).
     public func deviceMotionUpdates(
         using referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
-    ) -> AsyncStream<DeviceMotion<Double>> {
+    ) -> AsyncStream<DeviceMotion> {
         stream(\.deviceMotionService) {
             if $0.processor == nil {
                 $0.processor = DeviceMotionProcessor(referenceFrame: referenceFrame)
