@@ -10,13 +10,13 @@ struct DeviceMotionTests {
     /// A static device with attitude `q` (device → NWU): what its sensors read.
     static func settle(
         _ q: Quaternion<Double>, frame: AttitudeReferenceFrame, declination: Double = 0, steps: Int = 400
-    ) -> DeviceMotion<Double> {
+    ) -> DeviceMotion {
         var processor = DeviceMotionProcessor(
             stream: FusionStream(filter: ComplementaryFilter<Double>(settings: .init(frame: .nwu))),
             referenceFrame: frame, declination: declination)
         let force = q.inverseAct(on: SIMD3(0, 0, 9.80665))
         let field = q.inverseAct(on: SIMD3(20, 0, -45))  // NWU: north and down
-        var motion: DeviceMotion<Double>!
+        var motion: DeviceMotion!
         for k in 0..<steps {
             motion = processor.update(timestamp: Double(k) * 0.01, gyroscope: .zero, accelerometer: force, magnetometer: field)
         }

@@ -137,7 +137,7 @@ struct HostileInputStreamTests {
     }
 
     /// The same samples through the device-motion layer (the default inertial filter, magnetic north).
-    static func deviceMotions(_ t: [Double], _ samples: [Sample]) -> [DeviceMotion<Double>] {
+    static func deviceMotions(_ t: [Double], _ samples: [Sample]) -> [DeviceMotion] {
         var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
         return samples.indices.map { k in
             processor.update(
@@ -178,7 +178,7 @@ struct HostileInputStreamTests {
         recording.accelerometer = samples.map(\.accelerometer)
         recording.magnetometer = samples.map { $0.magnetometer! }
         let manager = MotionManager(source: RecordingSource(recording))
-        var delivered: [DeviceMotion<Double>] = []
+        var delivered: [DeviceMotion] = []
         for await motion in manager.deviceMotionUpdates(using: .xMagneticNorthZVertical) { delivered.append(motion) }
         #expect(
             delivered.count == t.count && manager.sampleCount == t.count && manager.error == nil,
@@ -331,7 +331,7 @@ extension HostileInputStreamTests {
         recording.accelerometer = samples.map(\.accelerometer)
         recording.magnetometer = samples.map { $0.magnetometer ?? SIMD3(repeating: .nan) }
         let manager = MotionManager(source: RecordingSource(recording))
-        var delivered: [DeviceMotion<Double>] = []
+        var delivered: [DeviceMotion] = []
         for await motion in manager.deviceMotionUpdates(using: .xMagneticNorthZVertical) { delivered.append(motion) }
         #expect(delivered.count == samples.count)
         var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
@@ -445,7 +445,7 @@ extension HostileInputStreamTests {
                 timestamp: recording.timestamps[k], gyroscope: recording.gyroscope[k],
                 accelerometer: recording.accelerometer[k], magnetometer: nil)
         }
-        func events(_ motions: [DeviceMotion<Double>]) -> [MotionEvent] {
+        func events(_ motions: [DeviceMotion]) -> [MotionEvent] {
             var detector = MotionEventDetector()
             var events: [MotionEvent] = []
             for m in motions { detector.update(m, into: &events) }
@@ -454,7 +454,7 @@ extension HostileInputStreamTests {
         }
         let clean = events(motions)
         #expect(clean.count >= 5, "the gestures give events: \(clean)")
-        var broken: [DeviceMotion<Double>] = []
+        var broken: [DeviceMotion] = []
         for (k, m) in motions.enumerated() {
             broken.append(m)
             var b = m

@@ -81,7 +81,7 @@ struct FuzzRegressionTests {
         var filter = MahonyFilter<Float>()
         filter.update(
             gyroscope: SIMD3(8.796_129_7e12, 7.746_321_3e31, -249_992_992),
-            accelerometer: SIMD3(-2.842_240_4e-14, 1.695_571e-43, -431_595_520),
+            accelerometer: SIMD3(-2.842_240_4e-14, Float(bitPattern: 121), -431_595_520),  // 1.695571e-43 (subnormal)
             magnetometer: SIMD3(-431_602_144, 1.767_842_1e12, 2.567_297e29), dt: 1.210_845_4e-32)
         #expect(filter.isInitialized)
         #expect(abs(filter.quaternion.length - 1) < 1e-5, "length \(filter.quaternion.length)")
@@ -95,7 +95,8 @@ struct FuzzRegressionTests {
         #expect(abs(q.length - 1) < 1e-6)
         var filter = MahonyFilter<Float>()
         filter.update(
-            gyroscope: SIMD3(9.194_34e-41, 0, 0), accelerometer: SIMD3(0, 2.350_988_7e-38, -128.694_1),
+            gyroscope: SIMD3(Float(bitPattern: 65613), 0, 0),  // 9.19434e-41 (subnormal)
+            accelerometer: SIMD3(0, 2.350_988_7e-38, -128.694_1),
             magnetometer: SIMD3(0, 4.303_041e21, 1.881_399_7e-20), dt: 5.127_393e34)
         #expect(filter.isInitialized)
         #expect(!filter.quaternion.w.isNaN && abs(filter.quaternion.length - 1) < 1e-5)

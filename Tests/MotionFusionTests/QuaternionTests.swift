@@ -118,7 +118,7 @@ struct QuaternionTests {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(RotationMatrix<Double>.self, from: Data("[[1,0,0],[0,1,0]]".utf8))
         }
-        let e = EulerAngles<Float>(yaw: 0.1, pitch: 0.2, roll: 0.3)
+        let e = EulerAngles<Float>(aerospaceYaw: 0.1, pitch: 0.2, roll: 0.3)
         #expect(try JSONDecoder().decode(EulerAngles<Float>.self, from: JSONEncoder().encode(e)) == e)
         #expect(Set([q, q, -q]).count == 2)
         #expect(q.representsSameRotation(as: -q) && q != -q)

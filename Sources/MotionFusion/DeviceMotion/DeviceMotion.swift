@@ -1,7 +1,12 @@
 import RealModule
 
-/// One Core Motion-style device-motion sample (`CMDeviceMotion`).
-public struct DeviceMotion<Scalar: FusionScalar>: Sendable, Hashable {
+/// One Core Motion-style device-motion sample (`CMDeviceMotion`) in Double: what
+/// ``MotionManager`` delivers.
+public typealias DeviceMotion = DeviceMotionSample<Double>
+
+/// One Core Motion-style device-motion sample (`CMDeviceMotion`) in any precision;
+/// ``DeviceMotion`` is the Double one.
+public struct DeviceMotionSample<Scalar: FusionScalar>: Sendable, Hashable {
     /// Seconds, on the source's clock.
     public var timestamp: Double
     /// Device → reference frame.
@@ -13,13 +18,12 @@ public struct DeviceMotion<Scalar: FusionScalar>: Sendable, Hashable {
     /// The acceleration the user gives the device, in g, with Core Motion's sign convention:
     /// `gravity + userAcceleration` is Core Motion's accelerometer reading, `−specific force / g₀`.
     public var userAcceleration: SIMD3<Scalar>
-    /// The calibrated magnetic field in the device frame, µT (nil without a magnetometer sample).
-    public var magneticField: SIMD3<Scalar>?
-    /// How far the magnetic field can be trusted.
-    public var magneticFieldAccuracy: MagneticFieldAccuracy
-    /// Degrees 0 ..< 360, clockwise from the reference frame's X axis (north) to the device's X axis
-    /// projected on the horizontal plane — 0 when the attitude matches the reference frame — in the
-    /// north-referenced frames; −1 in the others, as in Core Motion.
+    /// The calibrated magnetic field in the device frame, µT, with its accuracy (zero and
+    /// ``MagneticFieldAccuracy/uncalibrated`` without a magnetometer sample).
+    public var magneticField: CalibratedMagneticField<Scalar>
+    /// Degrees in [0, 360) (never 360), clockwise from the reference frame's X axis (north) to the
+    /// device's X axis projected on the horizontal plane — 0 when the attitude matches the reference
+    /// frame — in the north-referenced frames; −1 in the others, as in Core Motion.
     public var heading: Double
 }
 
@@ -30,6 +34,14 @@ public struct DeviceMotion<Scalar: FusionScalar>: Sendable, Hashable {
 /// attitude by the declination (`q ← R_z(−D) ⊗ q`, declination D east-positive, from the World
 /// Magnetic Model or given); the arbitrary frames turn it so that X is the device's heading at the
 /// first sample. ``AttitudeReferenceFrame/xArbitraryZVertical`` ignores the magnetometer.
+///
+/// **The arbitrary frames' X axis.** At the first initialized sample the attitude q is split into a
+/// turn about the vertical, T, and a tilt about a horizontal axis, S (q = T ⊗ S, the swing-twist
+/// split), and T is removed: the first attitude is the pure tilt S, so a device lying flat starts
+/// at the identity (yaw 0) and a tilted device's X axis keeps its compass direction as far as a
+/// tilt allows. Unlike removing the Euler yaw, which jumps by 180° when the device passes upright
+/// (pitch ±90°), this split changes continuously with the starting pose everywhere except for a
+/// device that starts upside down (tilt of exactly 180°, no tilt axis), where T is the identity.
 public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
     public typealias Scalar = Filter.Scalar
     /// The underlying stream (filter, clock, bias estimation, calibration).
@@ -51,7 +63,7 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
     /// Processes one raw sample (units as ``FusionStream/update(timestamp:gyroscope:accelerometer:magnetometer:)``).
     public mutating func update(
         timestamp: Double, gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
-    ) -> DeviceMotion<Scalar> {
+    ) -> DeviceMotionSample<Scalar> {
         let magnetic = referenceFrame.usesMagnetometer ? magnetometer : nil
         let output = stream.update(
             timestamp: timestamp, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetic)
@@ -63,28 +75,43 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
             q = Quaternion(angle: Scalar(-declination), axis: SIMD3(0, 0, 1)) * q
         case .xArbitraryZVertical, .xArbitraryCorrectedZVertical:
             if arbitraryYaw == nil, !output.flags.contains(.notInitialized) {
-                let yaw = q.eulerAngles(.coreMotion).angles[0]
-                arbitraryYaw = Quaternion(angle: -yaw, axis: SIMD3(0, 0, 1))
+                arbitraryYaw = Self.verticalTurn(of: q).conjugate
             }
             q = (arbitraryYaw ?? .identity) * q
         }
         let rate = stream.calibration.gyroscope.map { $0.apply(gyroscope) } ?? gyroscope
         let force = stream.calibration.accelerometer.map { $0.apply(accelerometer) } ?? accelerometer
-        let field = magnetometer.map { m in stream.calibration.magnetometer.map { $0.apply(m) } ?? m }
-        let attitude = Attitude(unitQuaternion: q)
-        var heading = -1.0
-        if referenceFrame.isNorthReferenced {
-            let yawDegrees = Double(attitude.yaw) * 180 / .pi
-            heading = (-yawDegrees).truncatingRemainder(dividingBy: 360)
-            if heading < 0 { heading += 360 }
+        var field = CalibratedMagneticField<Scalar>.noSample
+        if let m = magnetometer {
+            field.field = stream.calibration.magnetometer.map { $0.apply(m) } ?? m
+            field.accuracy = stream.calibration.magneticFieldAccuracy
         }
-        return DeviceMotion(
+        let attitude = Attitude(unitQuaternion: q)
+        let heading = referenceFrame.isNorthReferenced ? Self.heading(yaw: Double(attitude.yaw)) : -1
+        return DeviceMotionSample(
             timestamp: timestamp, attitude: attitude, rotationRate: rate - output.gyroscopeBias,
             gravity: CoreMotionConversion.gravity(output.gravity),
             userAcceleration: CoreMotionConversion.userAcceleration(
                 specificForce: force, gravitationalAcceleration: output.gravity),
-            magneticField: field, magneticFieldAccuracy: stream.calibration.magneticFieldAccuracy,
-            heading: heading)
+            magneticField: field, heading: heading)
+    }
+
+    /// The turn about the vertical T of `q = T ⊗ S`, S a rotation about a horizontal axis: the
+    /// normalized (w, 0, 0, z) part of q; the identity when that part vanishes (q turns the device
+    /// upside down, tilt 180°, where no split exists).
+    static func verticalTurn(of q: Quaternion<Scalar>) -> Quaternion<Scalar> {
+        let turn = Quaternion(w: q.w, x: 0, y: 0, z: q.z)
+        guard Quaternion.hasDirection(turn) else { return .identity }
+        return turn.normalized()
+    }
+
+    /// Core Motion's heading in degrees from a yaw in radians (counter-clockwise about Z): the
+    /// clockwise angle in [0, 360). A tiny positive yaw gives 360 − tiny, which rounds to 360.0 in
+    /// Double; that is reported as 0, the same direction.
+    static func heading(yaw: Double) -> Double {
+        var heading = (-yaw * 180 / .pi).truncatingRemainder(dividingBy: 360)
+        if heading < 0 { heading += 360 }
+        return heading < 360 ? heading : 0
     }
 }
 

@@ -1,7 +1,7 @@
 /// Tracks the device orientation (portrait, landscape, face up, …) from gravity, with hysteresis,
 /// and reports each change.
 ///
-/// Input: gravity in the device frame in g (``DeviceMotion/gravity``). The raw orientation of a
+/// Input: gravity in the device frame in g (``DeviceMotionSample/gravity``). The raw orientation of a
 /// sample is the axis along which gravity has its largest component, if that component reaches
 /// ``Settings-swift.struct/threshold`` (0.75 g: within about 41° of the axis); otherwise the sample
 /// has none and the current orientation stays. Between two axes at 45° neither component reaches

@@ -24,7 +24,7 @@ public struct MotionEventDetector: Sendable {
     /// Processes one device-motion sample and appends the events it completes to `events` (in the
     /// order shake, orientation, movement). Appending to a reused array allocates nothing once its
     /// capacity suffices.
-    public mutating func update<S: FusionScalar>(_ motion: DeviceMotion<S>, into events: inout [MotionEvent]) {
+    public mutating func update<S: FusionScalar>(_ motion: DeviceMotionSample<S>, into events: inout [MotionEvent]) {
         let t = motion.timestamp
         if let e = shake.update(timestamp: t, userAcceleration: motion.userAcceleration) { events.append(e) }
         if let e = orientation.update(timestamp: t, gravity: motion.gravity) { events.append(e) }

@@ -1,7 +1,7 @@
 /// Recognizes shakes — the back-and-forth acceleration of a device shaken in the hand — and reports
 /// them as `UIResponder` does: began, ended, or cancelled.
 ///
-/// Input: the user acceleration in g (``DeviceMotion/userAcceleration``; gravity removed) with
+/// Input: the user acceleration in g (``DeviceMotionSample/userAcceleration``; gravity removed) with
 /// timestamps in seconds. A **swing** is the acceleration rising above
 /// ``Settings-swift.struct/threshold``; it counts as a **reversal** when its direction is roughly
 /// opposite (more than 120° away) to the previous swing's, within ``Settings-swift.struct/window``

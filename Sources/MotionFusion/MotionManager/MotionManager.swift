@@ -81,7 +81,7 @@ public final class MotionManager: @unchecked Sendable {
     /// Core Motion's `CMMagnetometerHandler`.
     public typealias MagnetometerHandler = @Sendable (MagnetometerData?, (any Error)?) -> Void
     /// Core Motion's `CMDeviceMotionHandler`.
-    public typealias DeviceMotionHandler = @Sendable (DeviceMotion<Double>?, (any Error)?) -> Void
+    public typealias DeviceMotionHandler = @Sendable (DeviceMotion?, (any Error)?) -> Void
 
     private struct Handler<Value: Sendable> {
         let queue: HandlerQueue
@@ -143,7 +143,7 @@ public final class MotionManager: @unchecked Sendable {
     private var accelerometer = Service<AccelerometerData>()
     private var gyro = Service<GyroData>()
     private var magnetometer = Service<MagnetometerData>()
-    private var deviceMotionService = Service<DeviceMotion<Double>>()
+    private var deviceMotionService = Service<DeviceMotion>()
     private var processor: DeviceMotionProcessor<InertialFrameFilter<Double>>?
     private var referenceFrame = AttitudeReferenceFrame.xArbitraryZVertical
     private var defaultDeclination: MagneticDeclination?
@@ -245,7 +245,7 @@ public final class MotionManager: @unchecked Sendable {
     public var accelerometerData: AccelerometerData? { locked { accelerometer.latest } }
     public var gyroData: GyroData? { locked { gyro.latest } }
     public var magnetometerData: MagnetometerData? { locked { magnetometer.latest } }
-    public var deviceMotion: DeviceMotion<Double>? { locked { deviceMotionService.latest } }
+    public var deviceMotion: DeviceMotion? { locked { deviceMotionService.latest } }
 
     public var isAccelerometerActive: Bool { locked { accelerometer.active } }
     public var isGyroActive: Bool { locked { gyro.active } }
@@ -353,11 +353,11 @@ public final class MotionManager: @unchecked Sendable {
     public func deviceMotionUpdates(
         using referenceFrame: AttitudeReferenceFrame? = nil, declination: MagneticDeclination? = nil,
         calibration: SensorCalibration = SensorCalibration()
-    ) -> AsyncStream<DeviceMotion<Double>> {
+    ) -> AsyncStream<DeviceMotion> {
         switch deviceMotionRequest(referenceFrame, declination, calibration) {
         case .failure(let error):
             locked { startError = error }
-            let (stream, continuation) = AsyncStream<DeviceMotion<Double>>.makeStream()
+            let (stream, continuation) = AsyncStream<DeviceMotion>.makeStream()
             continuation.finish()
             return stream
         case .success(let request):
@@ -468,7 +468,7 @@ public final class MotionManager: @unchecked Sendable {
 
     private func startDeviceMotion(
         _ referenceFrame: AttitudeReferenceFrame?, _ declination: MagneticDeclination?, _ calibration: SensorCalibration,
-        handler: Handler<DeviceMotion<Double>>?
+        handler: Handler<DeviceMotion>?
     ) {
         switch deviceMotionRequest(referenceFrame, declination, calibration) {
         case .failure(let error):

@@ -96,6 +96,12 @@ public struct Attitude<Scalar: FusionScalar> {
         unitQuaternion = (reference.quaternion.conjugate * quaternion).normalized()
     }
 
+    /// Core Motion's `copy()` (from `NSCopying`), for the reference-attitude pattern
+    /// (`reference = motion.attitude.copy()`). `Attitude` is a value type, so every assignment
+    /// already copies; this returns the attitude itself.
+    @inlinable
+    public func copy() -> Attitude { self }
+
     /// The attitude relative to `reference`; see ``multiply(byInverseOf:)``.
     @inlinable
     public func multiplied(byInverseOf reference: Attitude) -> Attitude {

@@ -33,10 +33,27 @@ public struct EulerAngles<Scalar: FusionScalar> {
         self.isGimbalLocked = false
     }
 
-    /// Aerospace angles: yaw about Z, then pitch about the new Y, then roll about the newest X.
+    /// Aerospace angles (``RotationSequence/aerospace``, intrinsic Z-Y′-X″): yaw about Z, then
+    /// pitch about the new Y, then roll about the newest X.
+    @inlinable
+    public init(aerospaceYaw yaw: Scalar, pitch: Scalar, roll: Scalar) {
+        self.init(angles: SIMD3(yaw, pitch, roll), sequence: .aerospace)
+    }
+
+    /// Core Motion's angles (``RotationSequence/coreMotion``, intrinsic Z-X′-Y″, as ``Attitude``
+    /// reports them): yaw about Z, then pitch about the new X, then roll about the newest Y.
+    @inlinable
+    public init(coreMotionYaw yaw: Scalar, pitch: Scalar, roll: Scalar) {
+        self.init(angles: SIMD3(yaw, pitch, roll), sequence: .coreMotion)
+    }
+
+    /// Aerospace angles. Renamed because "pitch" names a different axis in each convention: here
+    /// about Y, in ``Attitude`` (Core Motion's) about X.
+    @available(*, deprecated, renamed: "init(aerospaceYaw:pitch:roll:)",
+        message: "pitch is about Y here but about X in Attitude; say which convention: init(aerospaceYaw:pitch:roll:) or init(coreMotionYaw:pitch:roll:)")
     @inlinable
     public init(yaw: Scalar, pitch: Scalar, roll: Scalar) {
-        self.init(angles: SIMD3(yaw, pitch, roll), sequence: .aerospace)
+        self.init(aerospaceYaw: yaw, pitch: pitch, roll: roll)
     }
 
     /// The rotation as a quaternion: the product of the three elementary rotations, first on the left.
@@ -120,6 +137,44 @@ public struct EulerAngles<Scalar: FusionScalar> {
     public func converted(to other: RotationSequence) -> EulerAngles {
         EulerAngles(quaternion, sequence: other)
     }
+
+    /// The angles in `other`: the stored ones when the sequence is `other`, otherwise converted.
+    @inlinable
+    func angles(in other: RotationSequence) -> SIMD3<Scalar> {
+        sequence == other ? angles : EulerAngles(quaternion, sequence: other).angles
+    }
+}
+
+// MARK: Named angles
+//
+// "Yaw, pitch and roll" name different axes in different conventions, so each accessor says which
+// one it follows. Each converts from the stored sequence when it differs (a quaternion round trip):
+// read ``angles`` of ``converted(to:)`` once when you need all three of a converted set.
+extension EulerAngles {
+    /// Aerospace yaw (Z-Y′-X″): about Z, radians in [−π, π].
+    @inlinable public var aerospaceYaw: Scalar { angles(in: .aerospace)[0] }
+    /// Aerospace pitch (Z-Y′-X″): about the rotated Y axis, radians in [−π/2, π/2].
+    @inlinable public var aerospacePitch: Scalar { angles(in: .aerospace)[1] }
+    /// Aerospace roll (Z-Y′-X″): about the twice-rotated X axis, radians in [−π, π].
+    @inlinable public var aerospaceRoll: Scalar { angles(in: .aerospace)[2] }
+
+    /// Core Motion's yaw (Z-X′-Y″, ``Attitude/yaw``): about Z, radians in [−π, π].
+    @inlinable public var coreMotionYaw: Scalar { angles(in: .coreMotion)[0] }
+    /// Core Motion's pitch (Z-X′-Y″, ``Attitude/pitch``): about the device's X axis, radians in
+    /// [−π/2, π/2].
+    @inlinable public var coreMotionPitch: Scalar { angles(in: .coreMotion)[1] }
+    /// Core Motion's roll (Z-X′-Y″, ``Attitude/roll``): about the device's Y axis, radians in [−π, π].
+    @inlinable public var coreMotionRoll: Scalar { angles(in: .coreMotion)[2] }
+
+    /// Not provided: "yaw" alone does not say which convention.
+    @available(*, unavailable, message: "say which convention: aerospaceYaw (Z-Y′-X″) or coreMotionYaw (Z-X′-Y″, as Attitude.yaw)")
+    public var yaw: Scalar { fatalError() }
+    /// Not provided: "pitch" is about Y in the aerospace convention and about X in Core Motion's.
+    @available(*, unavailable, message: "say which convention: aerospacePitch (about Y) or coreMotionPitch (about X, as Attitude.pitch)")
+    public var pitch: Scalar { fatalError() }
+    /// Not provided: "roll" is about X in the aerospace convention and about Y in Core Motion's.
+    @available(*, unavailable, message: "say which convention: aerospaceRoll (about X) or coreMotionRoll (about Y, as Attitude.roll)")
+    public var roll: Scalar { fatalError() }
 }
 
 extension Quaternion {
