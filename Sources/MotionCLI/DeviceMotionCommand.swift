@@ -15,8 +15,9 @@ struct DeviceMotionCommand: ParsableCommand {
             reference frame (scalar first), angles in radians (Core Motion's roll about Y, pitch about \
             X, yaw about Z), rotation rate in rad/s with the bias removed, gravity and user \
             acceleration in g with Core Motion's signs, heading in degrees (−1 in the arbitrary frames). \
-            xTrueNorthZVertical needs --latitude and --longitude (declination from WMM2025). Rows are \
-            written as they are computed, so memory stays flat however long the recording.
+            xTrueNorthZVertical needs --latitude and --longitude (declination from WMM2025; south and \
+            west are negative: --latitude -33.87). Rows are written as they are computed, so memory \
+            stays flat however long the recording.
 
             \(outputFileRules)
             """)
@@ -30,10 +31,11 @@ struct DeviceMotionCommand: ParsableCommand {
     @Option(help: "xArbitraryZVertical, xArbitraryCorrectedZVertical, xMagneticNorthZVertical or xTrueNorthZVertical.")
     var referenceFrame: AttitudeReferenceFrame = .xArbitraryCorrectedZVertical
 
-    @Option(help: "Latitude in degrees, for true north.")
+    // Unconditional: the next argument is the value even when it starts with "-" (south, west).
+    @Option(parsing: .unconditional, help: "Latitude in degrees (south negative), for true north.")
     var latitude: Double?
 
-    @Option(help: "Longitude in degrees, for true north.")
+    @Option(parsing: .unconditional, help: "Longitude in degrees (west negative), for true north.")
     var longitude: Double?
 
     @Option(help: "Height above the WGS-84 ellipsoid in km, for true north.")
