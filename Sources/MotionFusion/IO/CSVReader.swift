@@ -93,17 +93,27 @@ public final class CSVReader {
 
     /// The index of a column, or nil. Throws when the name appears more than once.
     ///
-    /// The short names `t`, `gx…gz`, `ax…az`, `mx…mz` also match the descriptive headers of x-io's
-    /// recordings — `Time (s)`, `Gyroscope X (deg/s)`, `Accelerometer X (g)`, `Magnetometer X (uT)` —
-    /// compared without case and without the unit in parentheses (the unit itself is not read from
-    /// the header: give it with the unit options).
+    /// A header matches `name` when it is `name` exactly, or `name` followed by a unit in
+    /// parentheses or brackets (`gx (deg/s)`, `gx[deg/s]`; see ``splitUnit(_:)``). The short names
+    /// `t`, `gx…gz`, `ax…az`, `mx…mz` also match the descriptive headers of x-io's recordings —
+    /// `Time (s)`, `Gyroscope X (deg/s)`, `Accelerometer X (g)`, `Magnetometer X (uT)` — compared
+    /// without case. The unit is not read here: ``unit(ofColumn:)`` gives its text, and
+    /// ``IMUCSVReader`` converts or refuses it.
     public func column(named name: String) throws(CSVError) -> Int? {
-        var matches = header.indices.filter { header[$0] == name }
-        if matches.isEmpty, let alias = Self.aliases[name] {
-            matches = header.indices.filter { Self.normalized(header[$0]) == alias }
+        let alias = Self.aliases[name]
+        let matches = header.indices.filter { index in
+            if header[index] == name { return true }
+            let base = Self.splitUnit(header[index]).name
+            return base == name || (alias != nil && base.lowercased() == alias)
         }
         if matches.count > 1 { throw .duplicateColumn(name: name, column: matches[1] + 1) }
         return matches.first
+    }
+
+    /// The unit written in a column's header (see ``splitUnit(_:)``), or nil when it has none.
+    /// `index` is 0-based, as ``column(named:)`` returns it.
+    public func unit(ofColumn index: Int) -> String? {
+        Self.splitUnit(header[index]).unit
     }
 
     static let aliases: [String: String] = [
@@ -112,11 +122,20 @@ public final class CSVReader {
         "mx": "magnetometer x", "my": "magnetometer y", "mz": "magnetometer z",
     ]
 
-    /// Lower case, without a trailing "(unit)", trimmed.
-    static func normalized(_ name: String) -> String {
-        var text = name.lowercased()
-        if let open = text.lastIndex(of: "("), text.hasSuffix(")") { text = String(text[..<open]) }
-        return text.trimmingSpaces()
+    /// A header name split into the name and the unit written after it in parentheses or
+    /// brackets, both trimmed of spaces: `Gyroscope X (deg/s)` gives (`Gyroscope X`, `deg/s`),
+    /// `gx[deg/s]` gives (`gx`, `deg/s`), `gx ()` gives (`gx`, an empty unit). A header without a final
+    /// `(…)` or `[…]`, or with nothing before it, is all name, with a unit of nil.
+    public static func splitUnit(_ header: String) -> (name: String, unit: String?) {
+        let text = header.trimmingSpaces()
+        for (open, close) in [("(", ")"), ("[", "]")] as [(Character, Character)] where text.last == close {
+            guard let start = text.lastIndex(of: open) else { break }
+            let name = String(text[..<start]).trimmingSpaces()
+            guard !name.isEmpty else { break }
+            let unit = String(text[text.index(after: start)..<text.index(before: text.endIndex)]).trimmingSpaces()
+            return (name, unit)
+        }
+        return (text, nil)
     }
 
     /// The index of a required column.
