@@ -282,3 +282,43 @@ struct HeaderUnitFuseTests {
         #expect(same, "the outputs differ")
     }
 }
+
+/// The other readers of IMU recordings honour header units the same way: `CSVReplaySource`
+/// (`motion record --replay`), `IMURecording.read` (`motion calibrate gyroscope|accelerometer`) and
+/// `motion calibrate magnetometer`.
+@Suite("CSV header units: other readers")
+struct HeaderUnitOtherReaderTests {
+    static let text = "t (ms),gx (deg/s),gy (deg/s),gz (deg/s),ax (g),ay (g),az (g),mx (G),my (G),mz (G)\n"
+        + "0,90,0,-90,0,0,1,0.1,0.2,0.3\n10,0,0,0,0,0,1,0.1,0.2,0.3\n"
+
+    @Test func replaySourceConvertsFromTheHeader() throws {
+        let source = try CSVReplaySource(path: CSVReaderTests.file(Self.text))
+        let first = try #require(try source.next())
+        #expect(first.gyroscope == SIMD3(.pi / 2, 0, -.pi / 2))
+        #expect(first.accelerometer == SIMD3(0, 0, 9.80665))
+        #expect(first.magnetometer == SIMD3(0.1, 0.2, 0.3) * 100)
+        #expect(try source.next()?.timestamp == 0.01)
+    }
+
+    @Test func recordingReadConvertsFromTheHeaderAndRefusesAContradiction() throws {
+        let path = CSVReaderTests.file(Self.text)
+        let recording = try IMURecording.read(path: path)
+        #expect(recording.timestamps == [0, 0.01])
+        #expect(recording.gyroscope[0] == SIMD3(.pi / 2, 0, -.pi / 2))
+        #expect(recording.accelerometer[0] == SIMD3(0, 0, 9.80665))
+        #expect(recording.magnetometer?[0] == SIMD3(0.1, 0.2, 0.3) * 100)
+        #expect(
+            throws: CSVError.unitContradiction(quantity: .gyroscope, column: 2, name: "gx (deg/s)", header: "deg/s", given: "rad/s")
+        ) { try IMURecording.read(path: path, gyroscopeUnit: .radiansPerSecond) }
+        #expect(throws: CSVError.unknownUnit(quantity: .accelerometer, column: 5, name: "ax (G)", unit: "G")) {
+            try IMURecording.read(path: CSVReaderTests.file("t,gx,gy,gz,ax (G),ay (G),az (G)\n0,0,0,0,0,0,1\n"))
+        }
+    }
+
+    @Test func calibrateMagnetometerConvertsFromTheHeaderAndRefusesAContradiction() throws {
+        let path = CSVReaderTests.file(Self.text)
+        #expect(try CalibrateMagnetometer.readMagnetometer(path, unit: .gauss) == [SIMD3(10, 20, 30), SIMD3(10, 20, 30)])
+        let message = HeaderUnitTests.message { _ = try CalibrateMagnetometer.readMagnetometer(path, unit: .microtesla) }
+        #expect(message?.contains("line 1, column 8 (mx (G))") == true && message?.contains("uT") == true, "\(message ?? "no error")")
+    }
+}

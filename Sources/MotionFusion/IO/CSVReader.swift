@@ -116,6 +116,47 @@ public final class CSVReader {
         Self.splitUnit(header[index]).unit
     }
 
+    /// The unit of the columns at `columns` (0-based; the axes of one sensor, or the one time
+    /// column), from their headers and the unit given:
+    ///
+    /// - the header's unit when the columns give one, the same for all (`deg/s` and `dps` are the
+    ///   same unit); `given` must then be nil or that unit;
+    /// - else `given`, else the library's unit (``HeaderUnit/libraryUnit``).
+    ///
+    /// - Throws: ``CSVError/unknownUnit(quantity:column:name:unit:)`` for a header unit that
+    ///   `Unit(headerText:)` does not read,
+    ///   ``CSVError/mixedUnits(quantity:column:name:unit:otherColumn:otherName:otherUnit:)`` when
+    ///   the columns differ (one without a unit counts), and
+    ///   ``CSVError/unitContradiction(quantity:column:name:header:given:)`` when `given` differs
+    ///   from the header's.
+    public func unit<Unit: HeaderUnit>(ofColumns columns: [Int], given: Unit?) throws(CSVError) -> Unit {
+        precondition(!columns.isEmpty, "no columns")
+        let texts = columns.map { unit(ofColumn: $0) }
+        var units: [Unit?] = []
+        for (column, text) in zip(columns, texts) {
+            guard let text else {
+                units.append(nil)
+                continue
+            }
+            guard let unit = Unit(headerText: text) else {
+                throw .unknownUnit(quantity: Unit.quantity, column: column + 1, name: header[column], unit: text)
+            }
+            units.append(unit)
+        }
+        for k in units.indices.dropFirst() where units[k] != units[0] {
+            throw .mixedUnits(
+                quantity: Unit.quantity, column: columns[k] + 1, name: header[columns[k]], unit: texts[k],
+                otherColumn: columns[0] + 1, otherName: header[columns[0]], otherUnit: texts[0])
+        }
+        guard let written = units[0], let text = texts[0] else { return given ?? Unit.libraryUnit }
+        if let given, given != written {
+            throw .unitContradiction(
+                quantity: Unit.quantity, column: columns[0] + 1, name: header[columns[0]], header: text,
+                given: given.rawValue)
+        }
+        return written
+    }
+
     static let aliases: [String: String] = [
         "t": "time", "gx": "gyroscope x", "gy": "gyroscope y", "gz": "gyroscope z",
         "ax": "accelerometer x", "ay": "accelerometer y", "az": "accelerometer z",

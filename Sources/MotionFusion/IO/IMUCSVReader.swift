@@ -102,20 +102,13 @@ public final class IMUCSVReader {
             throw .missingColumn(name: missing)
         }
         hasMagnetometer = useMagnetometer && present.count == 3
-        let time = try Self.unit(
-            .time, of: [columns[0]], in: csv, given: timeUnit, default: .seconds, parse: TimeUnit.init(headerText:))
-        let gyroscope = try Self.unit(
-            .gyroscope, of: Array(columns[1...3]), in: csv, given: gyroscopeUnit, default: .radiansPerSecond,
-            parse: GyroscopeUnit.init(headerText:))
-        let accelerometer = try Self.unit(
-            .accelerometer, of: Array(columns[4...6]), in: csv, given: accelerometerUnit,
-            default: .metersPerSecondSquared, parse: AccelerometerUnit.init(headerText:))
+        let time = try csv.unit(ofColumns: [columns[0]], given: timeUnit)
+        let gyroscope = try csv.unit(ofColumns: Array(columns[1...3]), given: gyroscopeUnit)
+        let accelerometer = try csv.unit(ofColumns: Array(columns[4...6]), given: accelerometerUnit)
         var magnetometer: MagnetometerUnit?
         if hasMagnetometer {
             columns += present
-            magnetometer = try Self.unit(
-                .magnetometer, of: present, in: csv, given: magnetometerUnit, default: .microtesla,
-                parse: MagnetometerUnit.init(headerText:))
+            magnetometer = try csv.unit(ofColumns: present, given: magnetometerUnit)
         }
         self.csv = csv
         self.columns = columns
@@ -125,38 +118,6 @@ public final class IMUCSVReader {
         gyroScale = gyroscope.toRadiansPerSecond
         accelScale = accelerometer.toMetersPerSecondSquared
         magScale = (magnetometer ?? .microtesla).toMicrotesla
-    }
-
-    /// The unit of one quantity's columns: the header's (the same for every column, or an error),
-    /// checked against the one given, else the one given, else `fallback`.
-    static func unit<Unit: RawRepresentable<String> & Equatable>(
-        _ quantity: MeasuredQuantity, of columns: [Int], in csv: CSVReader, given: Unit?, default fallback: Unit,
-        parse: (String) -> Unit?
-    ) throws(CSVError) -> Unit {
-        let texts = columns.map { csv.unit(ofColumn: $0) }
-        var units: [Unit?] = []
-        for (column, text) in zip(columns, texts) {
-            guard let text else {
-                units.append(nil)
-                continue
-            }
-            guard let unit = parse(text) else {
-                throw .unknownUnit(quantity: quantity, column: column + 1, name: csv.header[column], unit: text)
-            }
-            units.append(unit)
-        }
-        for k in units.indices.dropFirst() where units[k] != units[0] {
-            throw .mixedUnits(
-                quantity: quantity, column: columns[k] + 1, name: csv.header[columns[k]], unit: texts[k],
-                otherColumn: columns[0] + 1, otherName: csv.header[columns[0]], otherUnit: texts[0])
-        }
-        guard let header = units[0] else { return given ?? fallback }
-        if let given, given != header {
-            throw .unitContradiction(
-                quantity: quantity, column: columns[0] + 1, name: csv.header[columns[0]], header: texts[0]!,
-                given: given.rawValue)
-        }
-        return header
     }
 
     /// The next record, or nil at the end of the file.

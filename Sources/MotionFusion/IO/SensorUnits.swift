@@ -1,5 +1,17 @@
+/// A unit that a CSV header may write after a column's name (`Gyroscope X (deg/s)`); see
+/// ``CSVReader/unit(ofColumns:given:)``.
+public protocol HeaderUnit: RawRepresentable<String>, Equatable, Sendable {
+    /// The quantity the unit measures, for error messages.
+    static var quantity: MeasuredQuantity { get }
+    /// The library's unit of that quantity (s, rad/s, m/s², µT): the unit when neither the header
+    /// nor the caller gives one.
+    static var libraryUnit: Self { get }
+    /// The unit a header spelling means, or nil for a spelling that is not accepted.
+    init?(headerText: String)
+}
+
 /// Units a gyroscope column may be recorded in.
-public enum GyroscopeUnit: String, CaseIterable, Sendable, Codable {
+public enum GyroscopeUnit: String, CaseIterable, Sendable, Codable, HeaderUnit {
     /// Radians per second (the library's unit).
     case radiansPerSecond = "rad/s"
     /// Degrees per second.
@@ -23,11 +35,13 @@ public enum GyroscopeUnit: String, CaseIterable, Sendable, Codable {
 
     /// The spellings ``init(headerText:)`` accepts, for messages.
     public static let headerSpellings = ["rad/s", "deg/s", "°/s", "dps"]
+    public static let quantity = MeasuredQuantity.gyroscope
+    public static let libraryUnit = GyroscopeUnit.radiansPerSecond
 }
 
 /// Units an accelerometer column may be recorded in. Either way the values are specific force
 /// (about +1 g along the axis pointing up at rest).
-public enum AccelerometerUnit: String, CaseIterable, Sendable, Codable {
+public enum AccelerometerUnit: String, CaseIterable, Sendable, Codable, HeaderUnit {
     /// Metres per second squared (the library's unit).
     case metersPerSecondSquared = "m/s2"
     /// Standard gravity, 1 g = 9.80665 m/s².
@@ -53,10 +67,12 @@ public enum AccelerometerUnit: String, CaseIterable, Sendable, Codable {
 
     /// The spellings ``init(headerText:)`` accepts, for messages.
     public static let headerSpellings = ["g", "m/s²", "m/s^2", "m/s2", "ms^-2"]
+    public static let quantity = MeasuredQuantity.accelerometer
+    public static let libraryUnit = AccelerometerUnit.metersPerSecondSquared
 }
 
 /// Units a magnetometer column may be recorded in.
-public enum MagnetometerUnit: String, CaseIterable, Sendable, Codable {
+public enum MagnetometerUnit: String, CaseIterable, Sendable, Codable, HeaderUnit {
     /// Microtesla (the library's unit).
     case microtesla = "uT"
     /// Nanotesla.
@@ -93,6 +109,8 @@ public enum MagnetometerUnit: String, CaseIterable, Sendable, Codable {
 
     /// The spellings ``init(headerText:)`` accepts, for messages.
     public static let headerSpellings = ["µT", "uT", "nT", "mT", "gauss", "G"]
+    public static let quantity = MeasuredQuantity.magnetometer
+    public static let libraryUnit = MagnetometerUnit.microtesla
 }
 
 /// The quantities of an IMU recording whose unit a CSV header may give; a ``CSVError`` about a

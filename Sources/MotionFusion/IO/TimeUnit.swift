@@ -1,5 +1,5 @@
 /// Units a timestamp column may be recorded in.
-public enum TimeUnit: String, CaseIterable, Sendable, Codable {
+public enum TimeUnit: String, CaseIterable, Sendable, Codable, HeaderUnit {
     /// Seconds (the library's unit).
     case seconds = "s"
     /// Milliseconds.
@@ -42,4 +42,6 @@ public enum TimeUnit: String, CaseIterable, Sendable, Codable {
 
     /// The spellings ``init(headerText:)`` accepts, for messages.
     public static let headerSpellings = ["s", "ms", "us", "µs", "ns"]
+    public static let quantity = MeasuredQuantity.time
+    public static let libraryUnit = TimeUnit.seconds
 }
