@@ -55,7 +55,8 @@ struct RecordCommand: ParsableCommand {
         let source: any MotionSource
         if iio {
             let devices: [IIODevice]
-            do { devices = try IIODevice.list(root: iioRoot) } catch { throw CommandFailure("IIO: \(error)") }
+            // IIOError's description already starts with "IIO:".
+            do { devices = try IIODevice.list(root: iioRoot) } catch { throw CommandFailure("\(error)") }
             guard !devices.isEmpty else { throw CommandFailure("no IIO devices under \(iioRoot)") }
             source = IIOSource(devices: devices, rate: rate)
         } else if let replay {
