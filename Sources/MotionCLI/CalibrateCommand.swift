@@ -60,13 +60,16 @@ struct CalibrateMagnetometer: ParsableCommand {
     @Option(help: "The model: ellipsoid (hard and soft iron), sphere (hard iron only) or automatic (ellipsoid when the data determine it).")
     var model: EllipsoidFit.Model = .automatic
 
-    @Option(help: "Geodetic latitude in degrees: the field strength then comes from the World Magnetic Model 2025.")
+    // `.unconditional`: the value may start with a minus sign (south, west, below the ellipsoid).
+    @Option(
+        parsing: .unconditional,
+        help: "Geodetic latitude in degrees: the field strength then comes from the World Magnetic Model 2025.")
     var latitude: Double?
 
-    @Option(help: "Longitude in degrees (east positive), with --latitude.")
+    @Option(parsing: .unconditional, help: "Longitude in degrees (east positive), with --latitude.")
     var longitude: Double?
 
-    @Option(help: "Height above the WGS-84 ellipsoid in km, with --latitude.")
+    @Option(parsing: .unconditional, help: "Height above the WGS-84 ellipsoid in km, with --latitude.")
     var heightKm: Double = 0
 
     @Option(help: "Date YYYY-MM-DD for the World Magnetic Model (default: today).")
