@@ -8,7 +8,7 @@ struct DeclinationCommand: ParsableCommand {
         commandName: "declination",
         abstract: "Magnetic declination, inclination and field strength from the World Magnetic Model 2025.",
         discussion: """
-            Declination is the angle from true north to magnetic north, positive east; inclination \\
+            Declination is the angle from true north to magnetic north, positive east; inclination \
             (dip) is positive downward. Valid 2025.0–2030.0, −10 to 850 km above the WGS-84 ellipsoid.
             """)
 
