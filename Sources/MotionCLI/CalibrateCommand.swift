@@ -54,8 +54,8 @@ struct CalibrateMagnetometer: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write the calibration to this JSON file (- for standard output).")
     var output: String?
 
-    @Option(help: "Magnetometer unit of the input: uT, nT or gauss.")
-    var magUnit: MagnetometerUnit = .microtesla
+    @Option(help: "Magnetometer unit of the input: uT, nT, mT or gauss (default: the header's, else uT).")
+    var magUnit: MagnetometerUnit?
 
     @Option(help: "The local field strength in µT (otherwise from --latitude/--longitude, or the fitted radius).")
     var fieldStrength: Double?
@@ -63,13 +63,16 @@ struct CalibrateMagnetometer: ParsableCommand {
     @Option(help: "The model: ellipsoid (hard and soft iron), sphere (hard iron only) or automatic (ellipsoid when the data determine it).")
     var model: EllipsoidFit.Model = .automatic
 
-    @Option(help: "Geodetic latitude in degrees: the field strength then comes from the World Magnetic Model 2025.")
+    // `.unconditional`: the value may start with a minus sign (south, west, below the ellipsoid).
+    @Option(
+        parsing: .unconditional,
+        help: "Geodetic latitude in degrees: the field strength then comes from the World Magnetic Model 2025.")
     var latitude: Double?
 
-    @Option(help: "Longitude in degrees (east positive), with --latitude.")
+    @Option(parsing: .unconditional, help: "Longitude in degrees (east positive), with --latitude.")
     var longitude: Double?
 
-    @Option(help: "Height above the WGS-84 ellipsoid in km, with --latitude.")
+    @Option(parsing: .unconditional, help: "Height above the WGS-84 ellipsoid in km, with --latitude.")
     var heightKm: Double = 0
 
     @Option(help: "Date YYYY-MM-DD for the World Magnetic Model (default: today).")
@@ -128,10 +131,13 @@ struct CalibrateMagnetometer: ParsableCommand {
         }
     }
 
-    static func readMagnetometer(_ path: String, unit: MagnetometerUnit) throws -> [SIMD3<Double>] {
+    /// The mx,my,mz samples of `path` in µT, from the header's unit (`mx (nT)`) or `unit` (nil:
+    /// the header's, else µT); a `unit` that contradicts the header is an error naming both.
+    static func readMagnetometer(_ path: String, unit given: MagnetometerUnit?) throws -> [SIMD3<Double>] {
         do throws(CSVError) {
             let reader = try CSVReader(path: path)
             let columns = try ["mx", "my", "mz"].map { name throws(CSVError) in try reader.requiredColumn(named: name) }
+            let unit = try reader.unit(ofColumns: columns, given: given)
             var values: [Double] = []
             var samples: [SIMD3<Double>] = []
             while try reader.nextRow(columns: columns, into: &values, optional: Set(columns)) {
@@ -167,11 +173,11 @@ struct InertialInput: ParsableArguments {
     @Option(name: .shortAndLong, help: "Write the calibration to this JSON file (- for standard output).")
     var output: String?
 
-    @Option(help: "Gyroscope unit of the input: rad/s or deg/s.")
-    var gyroUnit: GyroscopeUnit = .radiansPerSecond
+    @Option(help: "Gyroscope unit of the input: rad/s or deg/s (default: the header's, else rad/s).")
+    var gyroUnit: GyroscopeUnit?
 
-    @Option(help: "Accelerometer unit of the input: m/s2 or g.")
-    var accelUnit: AccelerometerUnit = .metersPerSecondSquared
+    @Option(help: "Accelerometer unit of the input: m/s2 or g (default: the header's, else m/s2).")
+    var accelUnit: AccelerometerUnit?
 
     /// The -o file, opened (and checked: not the input, not a link) before the recording is read.
     func outputFile() throws(OutputFileError) -> OutputFile? {

@@ -24,9 +24,16 @@ struct FuseCommand: ParsableCommand {
         abstract: "Fuse a CSV recording into attitude (one output row per input row).",
         discussion: """
             INPUT is a CSV file whose header names t,gx,gy,gz,ax,ay,az and optionally mx,my,mz, in any
-            order (other columns are ignored): seconds, rad/s, m/s² (specific force) and µT unless the
-            unit options say otherwise. The sample period comes from t; repeated, backward and jumping
-            timestamps are handled as MotionFusion's SampleClock documents.
+            order (other columns are ignored); x-io's names (Time, Gyroscope X, Accelerometer X,
+            Magnetometer X, ...) work too. A header may give each column's unit after its name, in
+            parentheses or brackets: "Gyroscope X (deg/s)", "gx (deg/s)", "gx[deg/s]". Accepted, case
+            included: time s, ms, us, µs, ns; gyroscope rad/s, deg/s, °/s, dps; accelerometer g
+            (gravity), m/s², m/s^2, m/s2, ms^-2; magnetometer µT, uT, nT, mT, gauss, G (gauss). Without
+            a unit in the header, the unit options apply, else seconds, rad/s, m/s² (specific force)
+            and µT. An unknown unit, or the axes of one sensor in different units, is an error naming
+            the column; a unit option that contradicts the header is an error naming both units. The
+            sample period comes from t; repeated, backward and jumping timestamps are handled as
+            MotionFusion's SampleClock documents.
 
             OUTPUT gets the header
               t,qw,qx,qy,qz,bias_x,bias_y,bias_z,gravity_x,gravity_y,gravity_z,linear_x,linear_y,

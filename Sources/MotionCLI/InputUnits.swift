@@ -3,13 +3,17 @@ import MotionFusion
 
 /// The unit options of the commands that read a recording (`--gyro-unit`, `--accel-unit`,
 /// `--mag-unit`), defined once.
+///
+/// Each is nil when not given: the unit then comes from the file's header (`Gyroscope X (deg/s)`,
+/// `gx[deg/s]`), else it is the library's (rad/s, m/s², µT). An option that contradicts the header
+/// is an error naming both (``IMUCSVReader`` checks it).
 struct InputUnits: ParsableArguments {
-    @Option(help: "Gyroscope unit of the input: rad/s or deg/s.")
-    var gyroUnit: GyroscopeUnit = .radiansPerSecond
+    @Option(help: "Gyroscope unit of the input: rad/s or deg/s (default: the header's, else rad/s).")
+    var gyroUnit: GyroscopeUnit?
 
-    @Option(help: "Accelerometer unit of the input: m/s2 or g.")
-    var accelUnit: AccelerometerUnit = .metersPerSecondSquared
+    @Option(help: "Accelerometer unit of the input: m/s2 or g (default: the header's, else m/s2).")
+    var accelUnit: AccelerometerUnit?
 
-    @Option(help: "Magnetometer unit of the input: uT, nT or gauss.")
-    var magUnit: MagnetometerUnit = .microtesla
+    @Option(help: "Magnetometer unit of the input: uT, nT, mT or gauss (default: the header's, else uT).")
+    var magUnit: MagnetometerUnit?
 }

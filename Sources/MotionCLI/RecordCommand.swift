@@ -8,11 +8,11 @@ struct RecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Record raw sensor samples (Linux IIO sensors, a replayed CSV or a simulation) to a CSV file.",
         discussion: """
-            Exactly one source: --iio (every IIO device under --iio-root, polled at --rate or the \\
-            devices' sampling frequency), --replay FILE (a CSV in the `motion fuse` format) or \\
-            --simulate SCENARIO. Samples go through MotionManager and MotionRecorder: one write per \\
-            line, appended, so a killed process leaves at most one partial last line, which reading \\
-            back ignores. The output is in the `motion fuse` input format (nan for absent sensors). \\
+            Exactly one source: --iio (every IIO device under --iio-root, polled at --rate or the \
+            devices' sampling frequency), --replay FILE (a CSV in the `motion fuse` format) or \
+            --simulate SCENARIO. Samples go through MotionManager and MotionRecorder: one write per \
+            line, appended, so a killed process leaves at most one partial last line, which reading \
+            back ignores. The output is in the `motion fuse` input format (nan for absent sensors). \
             Appending to an existing recording continues it.
             """)
 
@@ -55,7 +55,8 @@ struct RecordCommand: ParsableCommand {
         let source: any MotionSource
         if iio {
             let devices: [IIODevice]
-            do { devices = try IIODevice.list(root: iioRoot) } catch { throw CommandFailure("IIO: \(error)") }
+            // IIOError's description already starts with "IIO:".
+            do { devices = try IIODevice.list(root: iioRoot) } catch { throw CommandFailure("\(error)") }
             guard !devices.isEmpty else { throw CommandFailure("no IIO devices under \(iioRoot)") }
             source = IIOSource(devices: devices, rate: rate)
         } else if let replay {

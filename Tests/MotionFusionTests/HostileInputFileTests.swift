@@ -36,6 +36,9 @@ struct BadFile: Sendable, CustomTestStringConvertible {
         BadFile(name: "a duplicated column", text: "t,gx,gy,gz,ax,ay,az,t\n" + rows(0..<2), error: .duplicateColumn(name: "t", column: 8)),
         BadFile(name: "only mx and my", text: "t,gx,gy,gz,ax,ay,az,mx,my\n", error: .missingColumn(name: "mz")),
         BadFile(
+            name: "an unknown unit in the header", text: "t,gx,gy,gz,ax (G),ay (G),az (G)\n" + rows(0..<2),
+            error: .unknownUnit(quantity: .accelerometer, column: 5, name: "ax (G)", unit: "G")),
+        BadFile(
             name: "a truncated last line", text: header + rows(0..<2) + "0.02,0.1,0.",
             error: .wrongFieldCount(line: 4, expected: 7, found: 3)),
         BadFile(
@@ -121,6 +124,9 @@ struct HostileInputFileTests {
             #expect(message.contains("line 1:"), "\(file.name): \(message)")
         case .noData:
             #expect(message.contains("line 2:"), "\(file.name): \(message)")  // where the first row should be
+        case .unknownUnit(_, let column, _, _), .mixedUnits(_, let column, _, _, _, _, _),
+            .unitContradiction(_, let column, _, _, _):
+            #expect(message.contains("line 1, column \(column) ("), "\(file.name): \(message)")
         case .unreadable:
             break
         }

@@ -203,6 +203,24 @@ struct WorldMagneticModelTests {
         #expect(WorldMagneticModelError.latitudeOutOfRange(degrees: 91).description.contains("91"))
     }
 
+    @Test("A finite longitude outside ±360° throws, and every accepted one gives a finite field")
+    func longitudeRange() throws {
+        // 1e308 · π overflowed to infinity in the radians, and the field came out NaN.
+        for longitude in [1e308, -1e308, 360.000001, -400, .greatestFiniteMagnitude] {
+            #expect(throws: WorldMagneticModelError.longitudeOutOfRange(degrees: longitude), "\(longitude)") {
+                let e = try model.field(latitude: 10, longitude: longitude, heightKilometers: 0, decimalYear: 2026)
+                Issue.record("\(longitude): \(e)")
+            }
+        }
+        for longitude in [-360.0, -359.9, -180, 0, 180, 359.9, 360] {
+            let e = try model.field(latitude: 10, longitude: longitude, heightKilometers: 0, decimalYear: 2026)
+            #expect(e.totalIntensity.isFinite && e.declinationDegrees.isFinite, "\(longitude)")
+        }
+        let a = try model.field(latitude: 10, longitude: -360, heightKilometers: 0, decimalYear: 2026)
+        let b = try model.field(latitude: 10, longitude: 360, heightKilometers: 0, decimalYear: 2026)
+        #expect(abs(a.north - b.north) < 1e-6 && abs(a.east - b.east) < 1e-6 && abs(a.down - b.down) < 1e-6)
+    }
+
     @Test("Longitudes that differ by 360° give the same field")
     func longitudeWraps() throws {
         let a = try model.field(latitude: -33.9, longitude: 151.2, heightKilometers: 0.05, decimalYear: 2027.3)

@@ -2,17 +2,56 @@ import RealModule
 
 /// Root-mean-square orientation errors in degrees, as the BROAD benchmark scores them.
 public struct OrientationErrorSummary: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// RMS of the total error angle, degrees.
+    /// RMS of the total error angle, degrees. NaN when no sample was scored.
     public var total: Double
-    /// RMS of the heading error (rotation about the vertical), degrees.
+    /// RMS of the heading error (rotation about the vertical), degrees. NaN when no sample was
+    /// scored. For a 6D estimate (no magnetometer) heading is not observable, so this and
+    /// ``total`` measure how far its arbitrary heading happens to be off; read ``inclination``.
     public var heading: Double
-    /// RMS of the inclination error (tilt), degrees.
+    /// RMS of the inclination error (tilt), degrees. NaN when no sample was scored.
     public var inclination: Double
     /// How many samples were scored.
     public var count: Int
+    /// Samples that were to be scored, with a usable reference, whose estimate is zero or not
+    /// finite (``OrientationErrors/isUsable(_:)``): left out of the RMS, and counted here, rather
+    /// than normalized into the identity and scored as if they were an attitude.
+    public var unusableEstimates: Int
+    /// Samples that were to be scored whose reference is zero or not finite (BROAD's optical
+    /// dropouts are NaN): left out, and counted here.
+    public var unusableReferences: Int
+
+    public init(
+        total: Double, heading: Double, inclination: Double, count: Int, unusableEstimates: Int = 0,
+        unusableReferences: Int = 0
+    ) {
+        self.total = total
+        self.heading = heading
+        self.inclination = inclination
+        self.count = count
+        self.unusableEstimates = unusableEstimates
+        self.unusableReferences = unusableReferences
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case total, heading, inclination, count, unusableEstimates, unusableReferences
+    }
+
+    /// Decodes a summary; one encoded before the unusable counts existed reads them as 0.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        total = try c.decode(Double.self, forKey: .total)
+        heading = try c.decode(Double.self, forKey: .heading)
+        inclination = try c.decode(Double.self, forKey: .inclination)
+        count = try c.decode(Int.self, forKey: .count)
+        unusableEstimates = try c.decodeIfPresent(Int.self, forKey: .unusableEstimates) ?? 0
+        unusableReferences = try c.decodeIfPresent(Int.self, forKey: .unusableReferences) ?? 0
+    }
 
     public var description: String {
-        "total \(total)°, heading \(heading)°, inclination \(inclination)° over \(count) samples"
+        var text = "total \(total)°, heading \(heading)°, inclination \(inclination)° over \(count) samples"
+        if unusableEstimates > 0 { text += "; \(unusableEstimates) with a zero or non-finite estimate left out" }
+        if unusableReferences > 0 { text += "; \(unusableReferences) with a zero or non-finite reference left out" }
+        return text
     }
 }
 
@@ -24,8 +63,18 @@ public struct OrientationErrorSummary: Sendable, Hashable, Codable, CustomString
 /// - total error = `2 acos|e_w|`,
 /// - heading error = `2 atan(|e_z| / |e_w|)` (the rotation about the vertical),
 /// - inclination error = `2 acos √(e_w² + e_z²)` (the rest: tilt).
+///
+/// Heading is not observable without a magnetometer: for a 6D estimate, total and heading measure
+/// an arbitrary heading offset, and inclination is the figure that means something (BROAD scores
+/// 6D methods by inclination only).
+///
+/// A zero or non-finite quaternion is not an attitude. ``Quaternion/normalized()`` turns one into
+/// the identity, which against an identity reference would score a perfect 0°; ``summary(estimates:references:scored:)``
+/// leaves such samples out instead and counts them (``OrientationErrorSummary/unusableEstimates``,
+/// ``OrientationErrorSummary/unusableReferences``).
 public enum OrientationErrors {
-    /// The three error angles of one sample, radians. Non-finite input gives NaN angles.
+    /// The three error angles of one sample, radians. Non-finite input gives NaN angles; a zero
+    /// quaternion is taken as the identity (check ``isUsable(_:)`` first).
     @inlinable
     public static func angles(
         estimate: Quaternion<Double>, reference: Quaternion<Double>
@@ -38,8 +87,17 @@ public enum OrientationErrors {
         return (total, heading, inclination)
     }
 
-    /// RMS errors over the samples where `scored` is true and the reference is finite (BROAD: the
-    /// movement phase, without optical dropouts).
+    /// True when `q` can be scored: finite and not zero, so that it has a direction (a huge or tiny
+    /// but finite quaternion is rescaled by ``Quaternion/normalized()`` and counts).
+    @inlinable
+    public static func isUsable(_ q: Quaternion<Double>) -> Bool {
+        q.isFinite && (q.w != 0 || q.x != 0 || q.y != 0 || q.z != 0)
+    }
+
+    /// RMS errors over the samples where `scored` is true and both quaternions are usable
+    /// (``isUsable(_:)``): BROAD's movement phase, without optical dropouts. Samples left out for
+    /// an unusable reference or estimate are counted in the summary; with no sample scored the
+    /// RMS values are NaN, not 0.
     ///
     /// - Precondition: the three arrays have the same length.
     public static func summary(
@@ -47,14 +105,24 @@ public enum OrientationErrors {
     ) -> OrientationErrorSummary {
         precondition(estimates.count == references.count && references.count == scored.count)
         var sums = SIMD3<Double>.zero
-        var count = 0
-        for i in estimates.indices where scored[i] && references[i].isFinite {
+        var count = 0, unusableEstimates = 0, unusableReferences = 0
+        for i in estimates.indices where scored[i] {
+            guard isUsable(references[i]) else {
+                unusableReferences += 1
+                continue
+            }
+            guard isUsable(estimates[i]) else {
+                unusableEstimates += 1
+                continue
+            }
             let (t, h, inc) = angles(estimate: estimates[i], reference: references[i])
             sums += SIMD3(t * t, h * h, inc * inc)
             count += 1
         }
-        let rms = (sums / Double(max(count, 1))).squareRoot() * (180 / Double.pi)
-        return OrientationErrorSummary(total: rms.x, heading: rms.y, inclination: rms.z, count: count)
+        let rms = count == 0 ? SIMD3(repeating: .nan) : (sums / Double(count)).squareRoot() * (180 / Double.pi)
+        return OrientationErrorSummary(
+            total: rms.x, heading: rms.y, inclination: rms.z, count: count, unusableEstimates: unusableEstimates,
+            unusableReferences: unusableReferences)
     }
 }
 

@@ -95,13 +95,13 @@ public struct WorldMagneticModel: Sendable {
     ///
     /// - Parameters:
     ///   - latitude: geodetic latitude on WGS-84, in degrees, −90...90 (north positive).
-    ///   - longitude: longitude in degrees, east positive; any finite value (it is used modulo 360°).
+    ///   - longitude: longitude in degrees, east positive, −360...360 (it is used modulo 360°).
     ///   - heightKilometers: height above the WGS-84 ellipsoid in km, within ``validHeightsKilometers``.
     ///   - decimalYear: the date as a decimal year, within ``validYears``; see
     ///     ``decimalYear(year:month:day:)``.
     /// - Returns: X, Y, Z, H, F in nT, I and D in degrees, and their yearly rates.
-    /// - Throws: ``WorldMagneticModelError`` for a non-finite input, a latitude outside ±90°, or a
-    ///   height or date outside the model's ranges.
+    /// - Throws: ``WorldMagneticModelError`` for a non-finite input, a latitude outside ±90°, a
+    ///   longitude outside ±360°, or a height or date outside the model's ranges.
     public func field(
         latitude: Double, longitude: Double, heightKilometers: Double, decimalYear: Double
     ) throws(WorldMagneticModelError) -> MagneticFieldElements {
@@ -112,6 +112,7 @@ public struct WorldMagneticModel: Sendable {
             throw .notFinite(parameter: parameter)
         }
         guard (-90...90).contains(latitude) else { throw .latitudeOutOfRange(degrees: latitude) }
+        guard (-360...360).contains(longitude) else { throw .longitudeOutOfRange(degrees: longitude) }
         guard Self.validHeightsKilometers.contains(heightKilometers) else {
             throw .heightOutOfRange(kilometers: heightKilometers, valid: Self.validHeightsKilometers)
         }

@@ -20,6 +20,19 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The header has columns but the file has no data line (the description names line 2, where
     /// the first one should be).
     case noData
+    /// A column's header gives a unit (`Gyroscope X (furlongs/s)`, `ax [LSB]`) that is not one of
+    /// the spellings ``IMUCSVReader`` reads for that quantity (line 1). `unit` is the text between
+    /// the parentheses or brackets.
+    case unknownUnit(quantity: MeasuredQuantity, column: Int, name: String, unit: String)
+    /// The axes of one sensor have different units in the header, or some have a unit and others
+    /// none (line 1): `column` is the first axis that differs from `otherColumn`, the first axis.
+    /// A unit of nil means the column's header has none.
+    case mixedUnits(
+        quantity: MeasuredQuantity, column: Int, name: String, unit: String?, otherColumn: Int,
+        otherName: String, otherUnit: String?)
+    /// The header gives one unit and the reader was given another (line 1, the sensor's first
+    /// column): `header` is the header's text, `given` the given unit's spelling. Neither is picked.
+    case unitContradiction(quantity: MeasuredQuantity, column: Int, name: String, header: String, given: String)
 
     public var description: String {
         switch self {
@@ -34,6 +47,18 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
             "line \(line), column \(column) (\(name)): '\(text)' is not a number"
         case .lineTooLong(let line, let limit): "line \(line): longer than \(limit) bytes"
         case .noData: "line 2: the file has a header but no data"
+        case .unknownUnit(let quantity, let column, let name, let unit):
+            "line 1, column \(column) (\(name)): unknown \(quantity.rawValue) unit '\(unit)' (accepted: "
+                + quantity.headerSpellings.joined(separator: ", ") + ")"
+        case .mixedUnits(let quantity, let column, let name, let unit, let otherColumn, let otherName, let otherUnit):
+            "line 1, column \(column) (\(name)): "
+                + (unit.map { "\(quantity.rawValue) unit '\($0)'" } ?? "no unit")
+                + ", but column \(otherColumn) (\(otherName)) has "
+                + (otherUnit.map { "'\($0)'" } ?? "none")
+                + ": give every \(quantity.rawValue) column the same unit"
+        case .unitContradiction(let quantity, let column, let name, let header, let given):
+            "line 1, column \(column) (\(name)): the header gives the \(quantity.rawValue) unit \(header), "
+                + "but \(given) was given; give the header's unit or none"
         }
     }
 }

@@ -93,17 +93,68 @@ public final class CSVReader {
 
     /// The index of a column, or nil. Throws when the name appears more than once.
     ///
-    /// The short names `t`, `gx…gz`, `ax…az`, `mx…mz` also match the descriptive headers of x-io's
-    /// recordings — `Time (s)`, `Gyroscope X (deg/s)`, `Accelerometer X (g)`, `Magnetometer X (uT)` —
-    /// compared without case and without the unit in parentheses (the unit itself is not read from
-    /// the header: give it with the unit options).
+    /// A header matches `name` when it is `name` exactly, or `name` followed by a unit in
+    /// parentheses or brackets (`gx (deg/s)`, `gx[deg/s]`; see ``splitUnit(_:)``). The short names
+    /// `t`, `gx…gz`, `ax…az`, `mx…mz` also match the descriptive headers of x-io's recordings —
+    /// `Time (s)`, `Gyroscope X (deg/s)`, `Accelerometer X (g)`, `Magnetometer X (uT)` — compared
+    /// without case. The unit is not read here: ``unit(ofColumn:)`` gives its text, and
+    /// ``IMUCSVReader`` converts or refuses it.
     public func column(named name: String) throws(CSVError) -> Int? {
-        var matches = header.indices.filter { header[$0] == name }
-        if matches.isEmpty, let alias = Self.aliases[name] {
-            matches = header.indices.filter { Self.normalized(header[$0]) == alias }
+        let alias = Self.aliases[name]
+        let matches = header.indices.filter { index in
+            if header[index] == name { return true }
+            let base = Self.splitUnit(header[index]).name
+            return base == name || (alias != nil && base.lowercased() == alias)
         }
         if matches.count > 1 { throw .duplicateColumn(name: name, column: matches[1] + 1) }
         return matches.first
+    }
+
+    /// The unit written in a column's header (see ``splitUnit(_:)``), or nil when it has none.
+    /// `index` is 0-based, as ``column(named:)`` returns it.
+    public func unit(ofColumn index: Int) -> String? {
+        Self.splitUnit(header[index]).unit
+    }
+
+    /// The unit of the columns at `columns` (0-based; the axes of one sensor, or the one time
+    /// column), from their headers and the unit given:
+    ///
+    /// - the header's unit when the columns give one, the same for all (`deg/s` and `dps` are the
+    ///   same unit); `given` must then be nil or that unit;
+    /// - else `given`, else the library's unit (``HeaderUnit/libraryUnit``).
+    ///
+    /// - Throws: ``CSVError/unknownUnit(quantity:column:name:unit:)`` for a header unit that
+    ///   `Unit(headerText:)` does not read,
+    ///   ``CSVError/mixedUnits(quantity:column:name:unit:otherColumn:otherName:otherUnit:)`` when
+    ///   the columns differ (one without a unit counts), and
+    ///   ``CSVError/unitContradiction(quantity:column:name:header:given:)`` when `given` differs
+    ///   from the header's.
+    public func unit<Unit: HeaderUnit>(ofColumns columns: [Int], given: Unit?) throws(CSVError) -> Unit {
+        precondition(!columns.isEmpty, "no columns")
+        let texts = columns.map { unit(ofColumn: $0) }
+        var units: [Unit?] = []
+        for (column, text) in zip(columns, texts) {
+            guard let text else {
+                units.append(nil)
+                continue
+            }
+            guard let unit = Unit(headerText: text) else {
+                throw .unknownUnit(quantity: Unit.quantity, column: column + 1, name: header[column], unit: text)
+            }
+            units.append(unit)
+        }
+        for k in units.indices.dropFirst() where units[k] != units[0] {
+            throw .mixedUnits(
+                quantity: Unit.quantity, column: columns[k] + 1, name: header[columns[k]], unit: texts[k],
+                otherColumn: columns[0] + 1, otherName: header[columns[0]], otherUnit: texts[0])
+        }
+        guard let written = units[0], let text = texts[0] else { return given ?? Unit.libraryUnit }
+        if let given, given != written {
+            throw .unitContradiction(
+                quantity: Unit.quantity, column: columns[0] + 1, name: header[columns[0]], header: text,
+                given: given.rawValue)
+        }
+        return written
     }
 
     static let aliases: [String: String] = [
@@ -112,11 +163,20 @@ public final class CSVReader {
         "mx": "magnetometer x", "my": "magnetometer y", "mz": "magnetometer z",
     ]
 
-    /// Lower case, without a trailing "(unit)", trimmed.
-    static func normalized(_ name: String) -> String {
-        var text = name.lowercased()
-        if let open = text.lastIndex(of: "("), text.hasSuffix(")") { text = String(text[..<open]) }
-        return text.trimmingSpaces()
+    /// A header name split into the name and the unit written after it in parentheses or
+    /// brackets, both trimmed of spaces: `Gyroscope X (deg/s)` gives (`Gyroscope X`, `deg/s`),
+    /// `gx[deg/s]` gives (`gx`, `deg/s`), `gx ()` gives (`gx`, an empty unit). A header without a final
+    /// `(…)` or `[…]`, or with nothing before it, is all name, with a unit of nil.
+    public static func splitUnit(_ header: String) -> (name: String, unit: String?) {
+        let text = header.trimmingSpaces()
+        for (open, close) in [("(", ")"), ("[", "]")] as [(Character, Character)] where text.last == close {
+            guard let start = text.lastIndex(of: open) else { break }
+            let name = String(text[..<start]).trimmingSpaces()
+            guard !name.isEmpty else { break }
+            let unit = String(text[text.index(after: start)..<text.index(before: text.endIndex)]).trimmingSpaces()
+            return (name, unit)
+        }
+        return (text, nil)
     }
 
     /// The index of a required column.

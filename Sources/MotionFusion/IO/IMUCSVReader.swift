@@ -16,16 +16,57 @@ public struct IMURecord: Sendable, Hashable {
 /// Reads IMU recordings from CSV: a header naming `t,gx,gy,gz,ax,ay,az` and optionally `mx,my,mz`,
 /// in any order; other columns are ignored.
 ///
-/// Units are converted to s, rad/s, m/s² and µT from the units given. Empty magnetometer fields give
-/// a row without magnetometer; every other field must be a number (`nan` is a number: the filters
-/// skip such samples as documented). Errors are ``CSVError`` values naming line and column.
+/// Values are converted to s, rad/s, m/s² and µT. Each quantity's unit comes from the header when
+/// it gives one, else from the unit passed to the initializer, else the library's own:
+///
+/// - A column's unit is written after its name in parentheses or brackets: `Gyroscope X (deg/s)`,
+///   `gx (deg/s)`, `gx[deg/s]`. The spellings are those of ``TimeUnit/init(headerText:)``,
+///   ``GyroscopeUnit/init(headerText:)``, ``AccelerometerUnit/init(headerText:)`` and
+///   ``MagnetometerUnit/init(headerText:)``, matched with their case: `g` is standard gravity and
+///   `G` gauss, so `G` is refused in an accelerometer column and `g` in a magnetometer column.
+/// - A unit the reader does not know is refused (``CSVError/unknownUnit(quantity:column:name:unit:)``),
+///   and so are the axes of one sensor in different units, or some with a unit and some without
+///   (``CSVError/mixedUnits(quantity:column:name:unit:otherColumn:otherName:otherUnit:)``): a
+///   recording is not read with a guess.
+/// - A unit passed to the initializer that differs from the header's is refused
+///   (``CSVError/unitContradiction(quantity:column:name:header:given:)``), naming both. One that
+///   agrees, or none, reads the file.
+///
+/// ``units`` tells which units were used. Empty magnetometer fields give a row without
+/// magnetometer; every other field must be a number (`nan` is a number: the filters skip such
+/// samples as documented). Errors are ``CSVError`` values naming line and column.
 public final class IMUCSVReader {
+    /// The units a recording is read in.
+    public struct Units: Sendable, Hashable {
+        /// The unit of `t`.
+        public var time: TimeUnit
+        /// The unit of `gx,gy,gz`.
+        public var gyroscope: GyroscopeUnit
+        /// The unit of `ax,ay,az`.
+        public var accelerometer: AccelerometerUnit
+        /// The unit of `mx,my,mz`; nil when they are not read (absent, or `useMagnetometer` false).
+        public var magnetometer: MagnetometerUnit?
+
+        public init(
+            time: TimeUnit, gyroscope: GyroscopeUnit, accelerometer: AccelerometerUnit,
+            magnetometer: MagnetometerUnit?
+        ) {
+            self.time = time
+            self.gyroscope = gyroscope
+            self.accelerometer = accelerometer
+            self.magnetometer = magnetometer
+        }
+    }
+
     /// True when the file has all three magnetometer columns and they are being read.
     public let hasMagnetometer: Bool
+    /// The units the values are converted from: the header's, the ones given, or the library's.
+    public let units: Units
     /// The underlying reader (header, progress).
     public let csv: CSVReader
     private let columns: [Int]
     private let optional: Set<Int>
+    private let timeUnit: TimeUnit
     private let gyroScale: Double
     private let accelScale: Double
     private let magScale: Double
@@ -35,16 +76,19 @@ public final class IMUCSVReader {
     ///
     /// - Parameters:
     ///   - path: the CSV file.
-    ///   - gyroscopeUnit: the unit of `gx,gy,gz`.
-    ///   - accelerometerUnit: the unit of `ax,ay,az`.
-    ///   - magnetometerUnit: the unit of `mx,my,mz`.
-    ///   - useMagnetometer: false reads a 6D recording even when magnetometer columns exist.
+    ///   - timeUnit: the unit of `t`; nil for the header's, else seconds.
+    ///   - gyroscopeUnit: the unit of `gx,gy,gz`; nil for the header's, else rad/s.
+    ///   - accelerometerUnit: the unit of `ax,ay,az`; nil for the header's, else m/s².
+    ///   - magnetometerUnit: the unit of `mx,my,mz`; nil for the header's, else µT.
+    ///   - useMagnetometer: false reads a 6D recording even when magnetometer columns exist (their
+    ///     headers are then not checked).
     /// - Throws: ``CSVError`` for an unreadable or empty file, a missing required column, a
-    ///   duplicated one, or only some of `mx,my,mz`.
+    ///   duplicated one, only some of `mx,my,mz`, or a header unit that is unknown, differs between
+    ///   the axes of one sensor, or contradicts a unit given here.
     public init(
-        path: String, gyroscopeUnit: GyroscopeUnit = .radiansPerSecond,
-        accelerometerUnit: AccelerometerUnit = .metersPerSecondSquared,
-        magnetometerUnit: MagnetometerUnit = .microtesla, useMagnetometer: Bool = true
+        path: String, timeUnit: TimeUnit? = nil, gyroscopeUnit: GyroscopeUnit? = nil,
+        accelerometerUnit: AccelerometerUnit? = nil, magnetometerUnit: MagnetometerUnit? = nil,
+        useMagnetometer: Bool = true
     ) throws(CSVError) {
         let csv = try CSVReader(path: path)
         var columns: [Int] = []
@@ -58,13 +102,22 @@ public final class IMUCSVReader {
             throw .missingColumn(name: missing)
         }
         hasMagnetometer = useMagnetometer && present.count == 3
-        if hasMagnetometer { columns += present }
+        let time = try csv.unit(ofColumns: [columns[0]], given: timeUnit)
+        let gyroscope = try csv.unit(ofColumns: Array(columns[1...3]), given: gyroscopeUnit)
+        let accelerometer = try csv.unit(ofColumns: Array(columns[4...6]), given: accelerometerUnit)
+        var magnetometer: MagnetometerUnit?
+        if hasMagnetometer {
+            columns += present
+            magnetometer = try csv.unit(ofColumns: present, given: magnetometerUnit)
+        }
         self.csv = csv
         self.columns = columns
         optional = hasMagnetometer ? Set(present) : []
-        gyroScale = gyroscopeUnit.toRadiansPerSecond
-        accelScale = accelerometerUnit.toMetersPerSecondSquared
-        magScale = magnetometerUnit.toMicrotesla
+        units = Units(time: time, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
+        self.timeUnit = time
+        gyroScale = gyroscope.toRadiansPerSecond
+        accelScale = accelerometer.toMetersPerSecondSquared
+        magScale = (magnetometer ?? .microtesla).toMicrotesla
     }
 
     /// The next record, or nil at the end of the file.
@@ -80,7 +133,7 @@ public final class IMUCSVReader {
             }
         }
         return IMURecord(
-            timestamp: values[0],
+            timestamp: timeUnit.seconds(values[0]),
             gyroscope: SIMD3(values[1], values[2], values[3]) * gyroScale,
             accelerometer: SIMD3(values[4], values[5], values[6]) * accelScale,
             magnetometer: magnetometer, line: csv.lineNumber)

@@ -22,18 +22,20 @@ public struct IMURecording: Sendable {
 
     /// Reads a CSV recording: `t,gx,gy,gz,ax,ay,az`, optionally `mx,my,mz`, a reference attitude
     /// `qw,qx,qy,qz` (scalar first, sensor → earth; `nan` where unknown) and a `movement` column
-    /// (1 = scored), in any order (the layout of the BROAD trials). Units are converted as given.
+    /// (1 = scored), in any order (the layout of the BROAD trials). Units are converted as
+    /// ``IMUCSVReader`` converts them: from the header's units (`gx (deg/s)`), else the ones given,
+    /// else s, rad/s, m/s² and µT.
     ///
     /// - Parameters:
     ///   - path: the CSV file.
-    ///   - gyroscopeUnit: the unit of `gx,gy,gz`.
-    ///   - accelerometerUnit: the unit of `ax,ay,az`.
-    ///   - magnetometerUnit: the unit of `mx,my,mz`.
-    /// - Throws: ``CSVError`` naming line and column.
+    ///   - gyroscopeUnit: the unit of `gx,gy,gz`; nil for the header's, else rad/s.
+    ///   - accelerometerUnit: the unit of `ax,ay,az`; nil for the header's, else m/s².
+    ///   - magnetometerUnit: the unit of `mx,my,mz`; nil for the header's, else µT.
+    /// - Throws: ``CSVError`` naming line and column, including a header unit that is unknown,
+    ///   differs between the axes of one sensor, or contradicts a unit given here.
     public static func read(
-        path: String, gyroscopeUnit: GyroscopeUnit = .radiansPerSecond,
-        accelerometerUnit: AccelerometerUnit = .metersPerSecondSquared,
-        magnetometerUnit: MagnetometerUnit = .microtesla
+        path: String, gyroscopeUnit: GyroscopeUnit? = nil, accelerometerUnit: AccelerometerUnit? = nil,
+        magnetometerUnit: MagnetometerUnit? = nil
     ) throws(CSVError) -> IMURecording {
         let reader = try CSVReader(path: path)
         var names = ["t", "gx", "gy", "gz", "ax", "ay", "az"]
@@ -48,12 +50,13 @@ public struct IMURecording: Sendable {
         if hasMagnetometer { recording.magnetometer = [] }
         if hasTruth { recording.truth = [] }
         if hasMovement { recording.scored = [] }
-        let g = gyroscopeUnit.toRadiansPerSecond
-        let a = accelerometerUnit.toMetersPerSecondSquared
-        let m = magnetometerUnit.toMicrotesla
+        let time: TimeUnit = try reader.unit(ofColumns: [columns[0]], given: nil)
+        let g = try reader.unit(ofColumns: Array(columns[1...3]), given: gyroscopeUnit).toRadiansPerSecond
+        let a = try reader.unit(ofColumns: Array(columns[4...6]), given: accelerometerUnit).toMetersPerSecondSquared
+        let m = hasMagnetometer ? try reader.unit(ofColumns: Array(columns[7...9]), given: magnetometerUnit).toMicrotesla : 1
         var v: [Double] = []
         while try reader.nextRow(columns: columns, into: &v) {
-            recording.timestamps.append(v[0])
+            recording.timestamps.append(time.seconds(v[0]))
             recording.gyroscope.append(SIMD3(v[1], v[2], v[3]) * g)
             recording.accelerometer.append(SIMD3(v[4], v[5], v[6]) * a)
             var i = 7

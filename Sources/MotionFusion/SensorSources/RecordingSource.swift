@@ -38,11 +38,11 @@ public final class CSVReplaySource: MotionSource {
     private var pacer: ReplayPacer
     public let sensors: SensorSet
 
-    /// A source over the file at `path`, with the units of its columns, paced as given.
+    /// A source over the file at `path`, paced as given. The units are ``IMUCSVReader``'s: a nil
+    /// unit is the header's, else the library's; one that contradicts the header throws.
     public init(
-        path: String, gyroscopeUnit: GyroscopeUnit = .radiansPerSecond,
-        accelerometerUnit: AccelerometerUnit = .metersPerSecondSquared, magnetometerUnit: MagnetometerUnit = .microtesla,
-        pacing: ReplayPacing = .asFastAsPossible
+        path: String, gyroscopeUnit: GyroscopeUnit? = nil, accelerometerUnit: AccelerometerUnit? = nil,
+        magnetometerUnit: MagnetometerUnit? = nil, pacing: ReplayPacing = .asFastAsPossible
     ) throws(CSVError) {
         reader = try IMUCSVReader(
             path: path, gyroscopeUnit: gyroscopeUnit, accelerometerUnit: accelerometerUnit,

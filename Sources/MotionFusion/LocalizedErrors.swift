@@ -1,0 +1,47 @@
+import Foundation
+
+// Every public error of the library is a `LocalizedError` whose `errorDescription` is its
+// `description`, so `localizedDescription` (what Foundation, `print(error.localizedDescription)` and
+// most apps show) names the line, file or value instead of "The operation could not be completed".
+// The conformances are kept together here so that a new error type is easy to add next to them;
+// `ErrorDescriptionTests` checks a value of each.
+
+extension CSVError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension IIOError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension CalibrationError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension WorldMagneticModelError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension RotationError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension EstimationError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension RecorderError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension FusionError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
