@@ -46,8 +46,15 @@ struct RecordCommand: ParsableCommand {
         if let simulate, !MotionScenario.names.contains(simulate) {
             throw ValidationError("unknown scenario '\(simulate)'; choose one of \(MotionScenario.names.joined(separator: ", "))")
         }
-        if let realTime, !(realTime > 0 && realTime.isFinite) { throw ValidationError("--real-time must be positive") }
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
+        let speeds = ReplayPacing.speeds
+        if let realTime, !speeds.contains(realTime) {
+            throw ValidationError("--real-time must be in \(speeds.lowerBound) ... \(speeds.upperBound), got \(realTime)")
+        }
+        if let rate, !IIOSource.rates.contains(rate) {
+            throw ValidationError(
+                "--rate must be in \(IIOSource.rates.lowerBound) ... \(IIOSource.rates.upperBound) Hz, got \(rate)")
+        }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive, got \(duration)") }
     }
 
     func run() throws {
