@@ -5,6 +5,9 @@ let package = Package(
     name: "MotionFusion",
     products: [
         .library(name: "MotionFusion", targets: ["MotionFusion"]),
+        // Core Motion's names (CMMotionManager, CMDeviceMotion, …) over MotionFusion, kept out of the
+        // main module so that it never clashes with the real Core Motion on Apple platforms.
+        .library(name: "CoreMotionCompatibility", targets: ["CoreMotionCompatibility"]),
         .executable(name: "motion", targets: ["MotionCLI"]),
     ],
     dependencies: [
@@ -30,6 +33,7 @@ let package = Package(
                 "CVectorMath",
             ]
         ),
+        .target(name: "CoreMotionCompatibility", dependencies: ["MotionFusion"]),
         .executableTarget(
             name: "MotionCLI",
             dependencies: [
@@ -54,6 +58,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Core Motion code as Apple documents it, built against CoreMotionCompatibility.
+        .testTarget(name: "CoreMotionCompatibilityTests", dependencies: ["CoreMotionCompatibility"]),
     ],
     swiftLanguageModes: [.v6]
 )

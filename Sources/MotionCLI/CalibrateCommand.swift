@@ -8,8 +8,11 @@ struct CalibrateCommand: ParsableCommand {
         commandName: "calibrate",
         abstract: "Calibrate a magnetometer, accelerometer or gyroscope from a CSV recording.",
         discussion: """
-            Prints the parameters and residuals, and with -o writes a JSON file that `motion fuse \\
-            --calibration FILE` applies before the filter.
+            Prints the parameters and residuals, and with -o writes a JSON file that `motion fuse \
+            --calibration FILE` applies before the filter. The -o file is checked before the \
+            recording is read and written only when the calibration succeeds.
+
+            \(outputFileRules)
             """,
         subcommands: [CalibrateMagnetometer.self, CalibrateAccelerometer.self, CalibrateGyroscope.self])
 }
@@ -48,7 +51,7 @@ struct CalibrateMagnetometer: ParsableCommand {
     @Argument(help: "The input CSV file with mx,my,mz columns.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "Write the calibration to this JSON file.")
+    @Option(name: .shortAndLong, help: "Write the calibration to this JSON file (- for standard output).")
     var output: String?
 
     @Option(help: "Magnetometer unit of the input: uT, nT or gauss.")
@@ -96,6 +99,8 @@ struct CalibrateMagnetometer: ParsableCommand {
     }
 
     func run() throws {
+        // The output is checked (not an input, not a link) before the work, and written after it.
+        let file = try output.map { try OutputFile(path: $0, inputs: [input]) }
         let samples = try Self.readMagnetometer(input, unit: magUnit)
         let (field, source) = try strength()
         let calibration: MagnetometerCalibration
@@ -117,9 +122,9 @@ struct CalibrateMagnetometer: ParsableCommand {
         print("  residual (RMS of |m| − field strength): \(format(calibration.residual, digits: 4)) µT, accuracy \(calibration.accuracy.rawValue)")
         print("  |m| before (µT): \(NormSpread(samples).text)")
         print("  |m| after  (µT): \(NormSpread(samples.map { calibration.apply($0) }).text)")
-        if let output {
-            try CalibrationFile.write(calibration, sensor: .magnetometer, to: output)
-            print("  written to \(output)")
+        if let file {
+            try CalibrationFile.write(calibration, sensor: .magnetometer, to: file)
+            print("  written to \(file.path)")
         }
     }
 
@@ -159,7 +164,7 @@ struct InertialInput: ParsableArguments {
     @Argument(help: "The input CSV file (t,gx,gy,gz,ax,ay,az; other columns ignored).")
     var input: String
 
-    @Option(name: .shortAndLong, help: "Write the calibration to this JSON file.")
+    @Option(name: .shortAndLong, help: "Write the calibration to this JSON file (- for standard output).")
     var output: String?
 
     @Option(help: "Gyroscope unit of the input: rad/s or deg/s.")
@@ -167,6 +172,11 @@ struct InertialInput: ParsableArguments {
 
     @Option(help: "Accelerometer unit of the input: m/s2 or g.")
     var accelUnit: AccelerometerUnit = .metersPerSecondSquared
+
+    /// The -o file, opened (and checked: not the input, not a link) before the recording is read.
+    func outputFile() throws(OutputFileError) -> OutputFile? {
+        try output.map { path throws(OutputFileError) in try OutputFile(path: path, inputs: [input]) }
+    }
 
     func recording() throws -> IMURecording {
         do throws(CSVError) {
@@ -200,6 +210,7 @@ struct CalibrateAccelerometer: ParsableCommand {
     @OptionGroup var options: InertialInput
 
     func run() throws {
+        let file = try options.outputFile()
         let recording = try options.recording()
         let result: AccelerometerCalibrator.Result
         do throws(CalibrationError) {
@@ -213,9 +224,9 @@ struct CalibrateAccelerometer: ParsableCommand {
         if let note = result.note { print("  note: \(note)") }
         print("  residual (RMS of |a| − g over the orientations): \(format(result.residual, digits: 5)) m/s²")
         print("  Gauss–Newton iterations: \(result.iterations), condition number \(format(result.conditionNumber, digits: 1))")
-        if let output = options.output {
-            try CalibrationFile.write(result.calibration, sensor: .accelerometer, to: output)
-            print("  written to \(output)")
+        if let file {
+            try CalibrationFile.write(result.calibration, sensor: .accelerometer, to: file)
+            print("  written to \(file.path)")
         }
     }
 }
@@ -247,6 +258,7 @@ struct CalibrateGyroscope: ParsableCommand {
     }
 
     func run() throws {
+        let file = try options.outputFile()
         let recording = try options.recording()
         let known = knownRotation.map {
             GyroscopeCalibrator.KnownRotation(angle: $0 * .pi / 180, axis: axis)
@@ -265,9 +277,9 @@ struct CalibrateGyroscope: ParsableCommand {
             let r = rotation.integratedRotation
             print("  known rotation: integrated [\(r.x), \(r.y), \(r.z)] rad between \(rotation.startTime) s and \(rotation.endTime) s, sensitivity \(rotation.sensitivity)")
         }
-        if let output = options.output {
-            try CalibrationFile.write(result.calibration, sensor: .gyroscope, to: output)
-            print("  written to \(output)")
+        if let file {
+            try CalibrationFile.write(result.calibration, sensor: .gyroscope, to: file)
+            print("  written to \(file.path)")
         }
     }
 }

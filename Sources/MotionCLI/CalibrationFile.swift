@@ -10,13 +10,27 @@ enum CalibrationFile {
         case magnetometer, accelerometer, gyroscope
     }
 
-    static func write(_ value: some Encodable, sensor: Sensor, to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        var object = try JSONSerialization.jsonObject(with: encoder.encode(value)) as! [String: Any]
-        object["sensor"] = sensor.rawValue
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    /// Writes the calibration to `path` (see ``OutputFile``; `-` is standard output), which may
+    /// not be one of `inputs`.
+    static func write(_ value: some Encodable, sensor: Sensor, to path: String, inputs: [String] = []) throws {
+        try write(value, sensor: sensor, to: OutputFile(path: path, inputs: inputs))
+    }
+
+    /// Writes the calibration to an open output and commits it; abandons it when encoding fails.
+    static func write(_ value: some Encodable, sensor: Sensor, to file: OutputFile) throws {
+        let data: Data
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            var object = try JSONSerialization.jsonObject(with: encoder.encode(value)) as! [String: Any]
+            object["sensor"] = sensor.rawValue
+            data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        } catch {
+            file.abandon()
+            throw error
+        }
+        data.withUnsafeBytes { file.write($0) }
+        try file.commit()
     }
 
     /// Reads any number of files into one calibration; later files override earlier ones per sensor.

@@ -10,27 +10,32 @@ struct DeviceMotionCommand: ParsableCommand {
         commandName: "device-motion",
         abstract: "Core Motion-style device motion (attitude, rotation rate, gravity, user acceleration, heading).",
         discussion: """
-            Input as for `motion fuse`. Output columns: t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x, \\
-            rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading — q device → \\
-            reference frame (scalar first), angles in radians (Core Motion's roll about Y, pitch about \\
-            X, yaw about Z), rotation rate in rad/s with the bias removed, gravity and user \\
-            acceleration in g with Core Motion's signs, heading in degrees (−1 in the arbitrary frames). \\
-            xTrueNorthZVertical needs --latitude and --longitude (declination from WMM2025).
+            Input as for `motion fuse`. Output columns: t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,\
+            rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading — q device → \
+            reference frame (scalar first), angles in radians (Core Motion's roll about Y, pitch about \
+            X, yaw about Z), rotation rate in rad/s with the bias removed, gravity and user \
+            acceleration in g with Core Motion's signs, heading in degrees (−1 in the arbitrary frames). \
+            xTrueNorthZVertical needs --latitude and --longitude (declination from WMM2025; south and \
+            west are negative: --latitude -33.87). Rows are written as they are computed, so memory \
+            stays flat however long the recording.
+
+            \(outputFileRules)
             """)
 
     @Argument(help: "The input CSV file.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The output CSV file.")
+    @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
     var output: String
 
     @Option(help: "xArbitraryZVertical, xArbitraryCorrectedZVertical, xMagneticNorthZVertical or xTrueNorthZVertical.")
     var referenceFrame: AttitudeReferenceFrame = .xArbitraryCorrectedZVertical
 
-    @Option(help: "Latitude in degrees, for true north.")
+    // Unconditional: the next argument is the value even when it starts with "-" (south, west).
+    @Option(parsing: .unconditional, help: "Latitude in degrees (south negative), for true north.")
     var latitude: Double?
 
-    @Option(help: "Longitude in degrees, for true north.")
+    @Option(parsing: .unconditional, help: "Longitude in degrees (west negative), for true north.")
     var longitude: Double?
 
     @Option(help: "Height above the WGS-84 ellipsoid in km, for true north.")
@@ -67,10 +72,17 @@ struct DeviceMotionCommand: ParsableCommand {
         let calibration = try CalibrationFile.read(calibrationFiles)
         var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(
             referenceFrame: referenceFrame, declination: declination, calibration: calibration)
-        var text = "t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading\n"
+        let reader: IMUCSVReader
         do throws(CSVError) {
-            let reader = try IMUCSVReader(
+            reader = try IMUCSVReader(
                 path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit, magnetometerUnit: units.magUnit)
+        } catch {
+            throw CommandFailure("\(input): \(error)")
+        }
+        let file = try OutputFile(path: output, inputs: [input] + calibrationFiles)
+        file.write("t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading\n")
+        do throws(CSVError) {
+            // Row by row through the file's buffer: memory stays flat however long the recording.
             while let r = try reader.next() {
                 let m = processor.update(
                     timestamp: r.timestamp, gyroscope: r.gyroscope, accelerometer: r.accelerometer,
@@ -78,12 +90,13 @@ struct DeviceMotionCommand: ParsableCommand {
                 let q = m.attitude.quaternion
                 let e = m.attitude.eulerAngles.angles
                 let (w, g, u) = (m.rotationRate, m.gravity, m.userAcceleration)
-                text += "\(r.timestamp),\(q.w),\(q.x),\(q.y),\(q.z),\(e[2]),\(e[1]),\(e[0]),"
-                text += "\(w.x),\(w.y),\(w.z),\(g.x),\(g.y),\(g.z),\(u.x),\(u.y),\(u.z),\(m.heading)\n"
+                file.write("\(r.timestamp),\(q.w),\(q.x),\(q.y),\(q.z),\(e[2]),\(e[1]),\(e[0]),")
+                file.write("\(w.x),\(w.y),\(w.z),\(g.x),\(g.y),\(g.z),\(u.x),\(u.y),\(u.z),\(m.heading)\n")
             }
         } catch {
+            file.abandon()
             throw CommandFailure("\(input): \(error)")
         }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        try file.commit()
     }
 }

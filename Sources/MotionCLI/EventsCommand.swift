@@ -8,19 +8,21 @@ struct EventsCommand: ParsableCommand {
         commandName: "events",
         abstract: "Detect shakes, device-orientation changes and movements in a recording.",
         discussion: """
-            Input as for `motion fuse`. The recording runs through device motion (InertialFrameFilter, \\
-            x-arbitrary-corrected-Z-vertical frame) and MotionEventDetector. Output: one row per event, \\
-            t,event,value with event shakeBegan, shakeEnded, shakeCancelled (value empty), orientation \\
-            (value: portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp, faceDown) or \\
-            movement (value: right, left, up, down, towardUser, awayFromUser). A shake still going at \\
-            the end of the input is cancelled at the last timestamp. The output file appears only when \\
+            Input as for `motion fuse`. The recording runs through device motion (InertialFrameFilter, \
+            x-arbitrary-corrected-Z-vertical frame) and MotionEventDetector. Output: one row per event, \
+            t,event,value with event shakeBegan, shakeEnded, shakeCancelled (value empty), orientation \
+            (value: portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp, faceDown) or \
+            movement (value: right, left, up, down, towardUser, awayFromUser). A shake still going at \
+            the end of the input is cancelled at the last timestamp. An output file appears only when \
             the whole input was read.
+
+            \(outputFileRules)
             """)
 
     @Argument(help: "The input CSV file.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The output CSV file.")
+    @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
     var output: String
 
     @OptionGroup var units: InputUnits
@@ -43,22 +45,34 @@ struct EventsCommand: ParsableCommand {
             shake: .init(threshold: shakeThreshold), movement: .init(threshold: movementThreshold))
         var events: [MotionEvent] = []
         var last = 0.0
+        let reader: IMUCSVReader
         do throws(CSVError) {
-            let reader = try IMUCSVReader(
+            reader = try IMUCSVReader(
                 path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit, magnetometerUnit: units.magUnit)
+        } catch {
+            throw CommandFailure("\(input): \(error)")
+        }
+        let file = try OutputFile(path: output, inputs: [input])
+        file.write("t,event,value\n")
+        func write(_ events: inout [MotionEvent]) {
+            for e in events { file.write("\(e.timestamp),\(e.name),\(e.value)\n") }
+            events.removeAll(keepingCapacity: true)
+        }
+        do throws(CSVError) {
             while let r = try reader.next() {
                 let motion = processor.update(
                     timestamp: r.timestamp, gyroscope: r.gyroscope, accelerometer: r.accelerometer,
                     magnetometer: r.magnetometer)
                 detector.update(motion, into: &events)
+                if !events.isEmpty { write(&events) }
                 last = r.timestamp
             }
         } catch {
+            file.abandon()
             throw CommandFailure("\(input): \(error)")
         }
         detector.finish(at: last, into: &events)
-        var text = "t,event,value\n"
-        for e in events { text += "\(e.timestamp),\(e.name),\(e.value)\n" }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        write(&events)
+        try file.commit()
     }
 }

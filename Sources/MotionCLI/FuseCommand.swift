@@ -33,17 +33,19 @@ struct FuseCommand: ParsableCommand {
               linear_z,earth_linear_x,earth_linear_y,earth_linear_z,flags
             with q sensor → earth (scalar first), bias in rad/s, gravity and linear acceleration in m/s²
             (sensor frame, then earth frame), printed so that every number reads back exactly. The
-            input is streamed row by row, so memory stays flat however large the file. The output
+            input is streamed row by row, so memory stays flat however large the file. An output
             file appears only when the whole input was read; on malformed input the command names
             the line and column and exits with status 1.
 
             Without magnetometer columns (or with --no-magnetometer) the filter runs 6D.
+
+            \(outputFileRules)
             """)
 
     @Argument(help: "The input CSV file.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The output CSV file.")
+    @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
     var output: String
 
     @Option(
@@ -165,16 +167,22 @@ struct FuseCommand: ParsableCommand {
     func fuse<F: AttitudeFilter>(_ filter: F) throws {
         let progress = Progress(label: "fuse")
         let calibration = try CalibrationFile.read(calibrationFiles)
+        let reader: IMUCSVReader
         do throws(CSVError) {
-            let reader = try IMUCSVReader(
+            reader = try IMUCSVReader(
                 path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
                 magnetometerUnit: units.magUnit, useMagnetometer: !noMagnetometer)
-            let writer = stopAfter == .write ? try FusionCSVWriter(path: output) : nil
-            var stream = FusionStream(
-                filter: filter, clock: SampleClock(maximumGap: maximumGap),
-                biasEstimator: restBias ? GyroscopeBiasEstimator() : nil, calibration: calibration)
-            var rows = 0
-            var lastW = F.Scalar.zero  // printed in a measuring run, so the filter's work is kept
+        } catch {
+            throw CommandFailure("\(input): \(error)")
+        }
+        // Before a row is read: an output that is an input, a link or a folder is refused here.
+        let writer = stopAfter == .write ? try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) : nil
+        var stream = FusionStream(
+            filter: filter, clock: SampleClock(maximumGap: maximumGap),
+            biasEstimator: restBias ? GyroscopeBiasEstimator() : nil, calibration: calibration)
+        var rows = 0
+        var lastW = F.Scalar.zero  // printed in a measuring run, so the filter's work is kept
+        do throws(CSVError) {
             // Row by row: memory stays flat however long the recording, and no row allocates.
             while let record = try reader.next() {
                 if stopAfter != .parse {
@@ -190,18 +198,31 @@ struct FuseCommand: ParsableCommand {
                     progress.report(rows: rows, bytes: reader.csv.bytesRead, of: reader.csv.fileSize)
                 }
             }
-            try writer?.finish()
-            progress.finish(rows: rows)
-            if stopAfter != .write {
-                let detail = stopAfter == .filter ? ", last qw \(lastW)" : ""
-                FileHandle.standardError.write(
-                    Data("fuse: stopped after \(stopAfter.rawValue), \(rows) rows, \(reader.csv.bytesRead) bytes\(detail)\n".utf8))
-            }
         } catch {
+            writer?.abandon()
             throw CommandFailure("\(input): \(error)")
+        }
+        try writer?.finish()
+        progress.finish(rows: rows)
+        if stopAfter != .write {
+            let detail = stopAfter == .filter ? ", last qw \(lastW)" : ""
+            FileHandle.standardError.write(
+                Data("fuse: stopped after \(stopAfter.rawValue), \(rows) rows, \(reader.csv.bytesRead) bytes\(detail)\n".utf8))
         }
     }
 }
+
+/// What every command does with the files it writes (-o, --schedule), for the commands' help.
+/// ``OutputFile`` (in MotionFusion) does it; the DocC article Bad Input says the same.
+let outputFileRules = """
+    OUTPUT - (or /dev/stdout) is standard output. A regular file is written to a temporary file \
+    in its folder, which replaces it only when the command succeeds and keeps its permission bits \
+    (and, run as root, its owner). Devices and FIFOs (/dev/null, a named pipe, or a symbolic link \
+    to one) are written through. Refused before anything is written: an output that is one of \
+    the command's inputs (by any name, hard link or symbolic link); a symbolic link to a file \
+    (give the file's own path: the link is neither replaced nor followed); a file with other hard \
+    links (replacing it would break them); a directory.
+    """
 
 /// Progress on standard error, only for runs that take more than a second.
 final class Progress {

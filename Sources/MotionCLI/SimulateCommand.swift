@@ -8,16 +8,18 @@ struct SimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Write a scripted synthetic recording (with its truth) in the `motion fuse` input format.",
         discussion: """
-            SCENARIO is one of \(MotionScenario.names.joined(separator: ", ")) (see MotionScenario.named). \\
-            Output columns: t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz — seconds, rad/s, m/s² (specific \\
-            force), µT, and the true attitude device → ENU (scalar first). --schedule writes the \\
-            gestures' times as start,end,segment.
+            SCENARIO is one of \(MotionScenario.names.joined(separator: ", ")) (see MotionScenario.named). \
+            Output columns: t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz — seconds, rad/s, m/s² (specific \
+            force), µT, and the true attitude device → ENU (scalar first). --schedule writes the \
+            gestures' times as start,end,segment; it and -o must be different files.
+
+            \(outputFileRules)
             """)
 
     @Argument(help: "The scenario: \(MotionScenario.names.joined(separator: ", ")).")
     var scenario: String
 
-    @Option(name: .shortAndLong, help: "The output CSV file.")
+    @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
     var output: String
 
     @Option(help: "Samples per second.")
@@ -37,23 +39,39 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Both outputs are checked and opened before either is written.
+        let file = try OutputFile(path: output)
+        let scheduleFile = try schedule.map { path throws in
+            if Self.sameFile(path, output) {
+                throw CommandFailure("cannot write \(path): -o names the same file (\(output))")
+            }
+            return try OutputFile(path: path)
+        }
         var script = MotionScenario.named(scenario, seed: seed)!
         script.settings.sampleRate = rate
         let recording = script.generate()
-        var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz\n"
-        text.reserveCapacity(recording.count * 200)
+        file.write("t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz\n")
         for i in 0..<recording.count {
             let (g, a, m, q) = (
                 recording.gyroscope[i], recording.accelerometer[i], recording.magnetometer![i], recording.truth![i]
             )
-            text += "\(recording.timestamps[i]),\(g.x),\(g.y),\(g.z),\(a.x),\(a.y),\(a.z),\(m.x),\(m.y),\(m.z),"
-            text += "\(q.w),\(q.x),\(q.y),\(q.z)\n"
+            file.write("\(recording.timestamps[i]),\(g.x),\(g.y),\(g.z),\(a.x),\(a.y),\(a.z),\(m.x),\(m.y),\(m.z),")
+            file.write("\(q.w),\(q.x),\(q.y),\(q.z)\n")
         }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-        if let schedule {
-            var rows = "start,end,segment\n"
-            for s in script.schedule { rows += "\(s.start),\(s.end),\(s.segment.name)\n" }
-            try Data(rows.utf8).write(to: URL(fileURLWithPath: schedule), options: .atomic)
+        if let scheduleFile {
+            scheduleFile.write("start,end,segment\n")
+            for s in script.schedule { scheduleFile.write("\(s.start),\(s.end),\(s.segment.name)\n") }
         }
+        try file.commit()
+        try scheduleFile?.commit()
+    }
+
+    /// Whether two output paths name one file: the same string, the same path once `.`, `..` and
+    /// symbolic links are resolved, or the same existing file.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        if a == b || resolved(a) == resolved(b) { return true }
+        var first = stat(), second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 }

@@ -1,4 +1,5 @@
 import MotionFusion
+import Synchronization
 import Testing
 
 /// The code examples of the DocC articles, as written there, with a check of their result.
@@ -7,17 +8,58 @@ struct DocumentationExampleTests {
     @Test func deviceMotionForCoreMotionUsersExample() {
         let recording = MotionScenario.named("gestures")!.generate()
         let manager = MotionManager(source: RecordingSource(recording))  // or CSVReplaySource, IIOSource
-        manager.deviceMotionUpdateInterval = 0.02  // 50 Hz
+        manager.deviceMotionUpdateInterval = 0.02                // 50 Hz
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
         manager.waitUntilFinished()
+        if let motion = manager.deviceMotion {
+            print(motion.attitude.yaw, motion.gravity, motion.userAcceleration)
+        }
         let motion = manager.deviceMotion
         #expect(motion != nil)
         if let motion {
-            print(motion.attitude.yaw, motion.gravity, motion.userAcceleration)
             // Gravity is a unit vector in g whatever the attitude.
             let g = motion.gravity
             #expect(abs((g * g).sum().squareRoot() - 1) < 1e-9)
             #expect(motion.attitude.yaw.isFinite)
         }
+    }
+
+    /// "Device Motion for Core Motion Users", the handler on `.main`: a @MainActor test blocks the
+    /// main queue in waitUntilFinished(), which runs the handler meanwhile.
+    @MainActor @Test func deviceMotionForCoreMotionUsersHandlerExample() {
+        let manager = MotionManager(source: RecordingSource(MotionScenario.named("gestures")!.generate()))
+        let headings = Mutex<[Double]>([])
+        manager.deviceMotionUpdateInterval = 1.0 / 60.0
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: .main) { motion, error in
+            if let error {
+                print("device motion failed: \(error)")
+                return
+            }
+            guard let motion else { return }
+            headings.withLock { $0.append(motion.heading) }
+        }
+        manager.waitUntilFinished()  // on the main thread: runs the .main handlers while it waits
+        print(headings.withLock { $0.count }, "headings")
+        // Every 1/60 s interval of the 100 Hz recording gives one sample (every other one).
+        let count = headings.withLock { $0.count }
+        #expect(count == (manager.sampleCount + 1) / 2, "\(count) of \(manager.sampleCount)")
+        #expect(headings.withLock { $0.allSatisfy { $0 >= 0 && $0 < 360 } })
+    }
+
+    /// "Device Motion for Core Motion Users", the async stream in true north.
+    @Test func deviceMotionForCoreMotionUsersStreamExample() async throws {
+        let manager = MotionManager(source: RecordingSource(MotionScenario.named("gestures")!.generate()))
+        var last: DeviceMotion?
+        for await motion in manager.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(1.3)) {
+            last = motion
+        }
+        if let error = manager.error {
+            print(error)  // for example MotionManagerError.trueNorthNotAvailable without a declination
+        } else if let last {
+            print("true heading \(last.heading)°")
+        }
+        #expect(manager.error == nil && manager.attitudeReferenceFrame == .xTrueNorthZVertical)
+        let heading = try #require(last?.heading)
+        #expect(heading >= 0 && heading < 360)
     }
 }

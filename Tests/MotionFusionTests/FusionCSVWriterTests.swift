@@ -144,6 +144,8 @@ struct FusionCSVWriterTests {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 5_001)
         try FileManager.default.removeItem(atPath: path)
-        #expect(throws: CSVError.self) { try FusionCSVWriter(path: "/nonexistent-directory/out.csv") }
+        #expect(throws: OutputFileError.cannotCreate(path: "/nonexistent-directory/out.csv", reason: "No such file or directory")) {
+            try FusionCSVWriter(path: "/nonexistent-directory/out.csv")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XCTest
 
 @testable import MotionFusion
 
@@ -269,6 +270,267 @@ struct MotionManagerTests {
         #expect(!source.lock.withLock { source.overlapped })
     }
 
+    // MARK: Core Motion's queues: OperationQueue, and .main
+
+    @Test func operationQueueHandlersDeliverEverySampleOfEveryService() throws {
+        let recording = Self.gestures()
+        let source = GatedSource(recording)
+        let manager = MotionManager(source: source)
+        let queue = OperationQueue()  // concurrent, as Core Motion code usually passes
+        let counts = Mutex([0, 0, 0, 0])
+        let errors = Mutex(0)
+        @Sendable func count(_ k: Int, _ delivered: Bool, _ error: (any Error)?) {
+            if delivered { counts.withLock { $0[k] += 1 } }
+            if error != nil { errors.withLock { $0 += 1 } }
+        }
+        manager.startAccelerometerUpdates(to: queue) { data, error in count(0, data != nil, error) }
+        manager.startGyroUpdates(to: queue) { data, error in count(1, data != nil, error) }
+        manager.startMagnetometerUpdates(to: queue) { data, error in count(2, data != nil, error) }
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: queue) { motion, error in
+            count(3, motion.map { $0.heading >= 0 && $0.heading < 360 } ?? false, error)
+        }
+        source.open()
+        manager.waitUntilFinished()
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(counts.withLock { $0 } == Array(repeating: recording.count, count: 4))
+        #expect(errors.withLock { $0 } == 0 && manager.error == nil)
+        // A serial OperationQueue keeps the samples in order.
+        let serial = OperationQueue()
+        serial.maxConcurrentOperationCount = 1
+        let again = MotionManager(source: RecordingSource(recording))
+        let timestamps = Mutex<[Double]>([])
+        again.startDeviceMotionUpdates(to: serial) { motion, _ in
+            if let motion { timestamps.withLock { $0.append(motion.timestamp) } }
+        }
+        again.waitUntilFinished()
+        serial.waitUntilAllOperationsAreFinished()
+        #expect(timestamps.withLock { $0 } == recording.timestamps)
+    }
+
+    /// A handler on `.main` (OperationQueue.main) and one on DispatchQueue.main, with the test
+    /// blocking the main queue in waitUntilFinished(): every sample arrives, on the main queue, by the
+    /// time it returns. (Under `swift test` on Linux the main queue — and a @MainActor test — runs on
+    /// a pool thread, because the async test runner called dispatchMain(); the XCTest case
+    /// `MotionManagerMainThreadTests` covers the real main thread.) Before waitUntilFinished() knew
+    /// the main queue, no handler had run when it returned: both counts were 0.
+    @MainActor @Test func mainQueueHandlersRunInsideWaitUntilFinished() {
+        #expect(MainQueue.isCurrent, "a @MainActor test runs on the main queue")
+        let recording = Self.gestures()
+        let source = GatedSource(recording)
+        let manager = MotionManager(source: source)
+        let motionTimestamps = Mutex<[Double]>([])
+        let accelerometerTimestamps = Mutex<[Double]>([])
+        let offMain = Mutex(0)
+        let testThreadIsMain = Thread.isMainThread
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: .main) { motion, _ in
+            if !MainQueue.isCurrent || Thread.isMainThread != testThreadIsMain { offMain.withLock { $0 += 1 } }
+            if let motion { motionTimestamps.withLock { $0.append(motion.timestamp) } }
+        }
+        manager.startAccelerometerUpdates(to: DispatchQueue.main) { data, _ in
+            if !MainQueue.isCurrent { offMain.withLock { $0 += 1 } }
+            if let data { accelerometerTimestamps.withLock { $0.append(data.timestamp) } }
+        }
+        source.open()
+        manager.waitUntilFinished()
+        let motions = motionTimestamps.withLock { $0 }
+        #expect(motions == recording.timestamps, "\(motions.count) of \(recording.count) on OperationQueue.main")
+        let accelerations = accelerometerTimestamps.withLock { $0 }
+        #expect(accelerations == recording.timestamps, "\(accelerations.count) of \(recording.count) on DispatchQueue.main")
+        #expect(offMain.withLock { $0 } == 0)
+    }
+
+    // MARK: Reference frames, true north and declination
+
+    static func headings(_ manager: MotionManager, _ frame: AttitudeReferenceFrame, _ declination: MagneticDeclination?) async -> [Double] {
+        var headings: [Double] = []
+        for await motion in manager.deviceMotionUpdates(using: frame, declination: declination) { headings.append(motion.heading) }
+        return headings
+    }
+
+    /// The angle from `a` to `b` in degrees, in (−180, 180].
+    static func headingDifference(_ a: Double, _ b: Double) -> Double {
+        var d = (b - a).truncatingRemainder(dividingBy: 360)
+        if d > 180 { d -= 360 }
+        if d <= -180 { d += 360 }
+        return d
+    }
+
+    @Test func trueNorthWithoutADeclinationIsAnErrorForHandlersAndPull() throws {
+        let recording = Self.gestures()
+        // A handler: called once, with the error and no sample; device motion stays inactive.
+        let manager = MotionManager(source: RecordingSource(recording))
+        let queue = DispatchQueue(label: "true north")
+        let calls = Mutex<[(Bool, MotionManagerError?)]>([])
+        manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical, to: queue) { motion, error in
+            calls.withLock { $0.append((motion != nil, error as? MotionManagerError)) }
+        }
+        queue.sync {}
+        let received = calls.withLock { $0 }
+        #expect(received.count == 1 && received.first?.0 == false && received.first?.1 == .trueNorthNotAvailable)
+        #expect(manager.error as? MotionManagerError == .trueNorthNotAvailable)
+        #expect(!manager.isDeviceMotionActive && manager.deviceMotion == nil)
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(manager.sampleCount == 0, "no worker ran")
+        // On an OperationQueue, and without a handler.
+        let operationQueue = OperationQueue()
+        let operationError = Mutex<MotionManagerError?>(nil)
+        let other = MotionManager(source: RecordingSource(recording))
+        other.startDeviceMotionUpdates(using: .xTrueNorthZVertical, to: operationQueue) { _, error in
+            operationError.withLock { $0 = error as? MotionManagerError }
+        }
+        operationQueue.waitUntilAllOperationsAreFinished()
+        #expect(operationError.withLock { $0 } == .trueNorthNotAvailable)
+        let pull = MotionManager(source: RecordingSource(recording))
+        pull.startDeviceMotionUpdates(using: .xTrueNorthZVertical)
+        #expect(pull.error as? MotionManagerError == .trueNorthNotAvailable && !pull.isDeviceMotionActive)
+        // The error says what is missing.
+        let error: any Error = MotionManagerError.trueNorthNotAvailable
+        #expect(error.localizedDescription.contains("declination or a location"))
+    }
+
+    @Test func trueNorthWithoutADeclinationFinishesTheStreamAtOnce() async {
+        let recording = Self.gestures()
+        let streamed = MotionManager(source: RecordingSource(recording))
+        var count = 0
+        for await _ in streamed.deviceMotionUpdates(using: .xTrueNorthZVertical) { count += 1 }
+        #expect(count == 0 && streamed.error as? MotionManagerError == .trueNorthNotAvailable)
+        #expect(!streamed.isDeviceMotionActive && streamed.sampleCount == 0)
+    }
+
+    @Test func trueNorthTurnsHeadingsByTheDeclinationInDegrees() async throws {
+        let recording = Self.gestures()
+        let magnetic = await Self.headings(MotionManager(source: RecordingSource(recording)), .xMagneticNorthZVertical, nil)
+        #expect(magnetic.count == recording.count)
+        // Degrees, east positive: a compass heading plus the declination is the true heading.
+        let east = await Self.headings(MotionManager(source: RecordingSource(recording)), .xTrueNorthZVertical, .degrees(10))
+        #expect(east.count == recording.count)
+        for (m, t) in zip(magnetic, east) { #expect(abs(Self.headingDifference(m, t) - 10) < 1e-6, "\(m) → \(t)") }
+        // From a location and date: WMM2025's declination there (Paris, about +1.3°).
+        let date = try #require(Calendar(identifier: .gregorian).date(
+            from: DateComponents(timeZone: TimeZone(identifier: "UTC"), year: 2026, month: 7, day: 2)))
+        let expected = try WorldMagneticModel.wmm2025.field(
+            latitude: 48.85, longitude: 2.35, heightKilometers: 0.1,
+            decimalYear: WorldMagneticModel.decimalYear(year: 2026, month: 7, day: 2)
+        ).declinationDegrees
+        let paris = MagneticDeclination.location(latitude: 48.85, longitude: 2.35, heightKilometers: 0.1, date: date)
+        #expect(try paris.degreesEast() == expected)
+        let located = await Self.headings(MotionManager(source: RecordingSource(recording)), .xTrueNorthZVertical, paris)
+        for (m, t) in zip(magnetic, located) { #expect(abs(Self.headingDifference(m, t) - expected) < 1e-6) }
+        // The manager's declination serves Core Motion-style starts that pass none.
+        let manager = MotionManager(source: RecordingSource(recording))
+        #expect(!manager.availableAttitudeReferenceFrames().contains(.xTrueNorthZVertical))
+        manager.declination = .degrees(10)
+        #expect(manager.availableAttitudeReferenceFrames().contains(.xTrueNorthZVertical))
+        manager.deviceMotionUpdateInterval = 0
+        manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical)
+        manager.waitUntilFinished()
+        #expect(manager.error == nil && manager.attitudeReferenceFrame == .xTrueNorthZVertical)
+        let last = try #require(manager.deviceMotion)
+        #expect(abs(Self.headingDifference(magnetic.last!, last.heading) - 10) < 1e-6)
+    }
+
+    @Test func declinationsThatCannotBeHadAreErrors() async throws {
+        let recording = Self.gestures()
+        let late = try #require(Calendar(identifier: .gregorian).date(
+            from: DateComponents(timeZone: TimeZone(identifier: "UTC"), year: 2040, month: 1, day: 1)))
+        for (declination, expected) in [
+            (MagneticDeclination.degrees(.nan), MotionManagerError.declinationNotAvailable(.notFinite(parameter: "degrees"))),
+            (.location(latitude: 95, longitude: 0), .declinationNotAvailable(.latitudeOutOfRange(degrees: 95))),
+            (.location(latitude: 0, longitude: 0, date: late),
+             .declinationNotAvailable(.dateOutOfRange(decimalYear: 2040, valid: 2025...2030))),
+        ] {
+            let manager = MotionManager(source: RecordingSource(recording))
+            let headings = await Self.headings(manager, .xTrueNorthZVertical, declination)
+            #expect(headings.isEmpty && manager.error as? MotionManagerError == expected, "\(declination)")
+        }
+        // Frames the source cannot serve.
+        var sixAxis = recording
+        sixAxis.magnetometer = nil
+        let manager = MotionManager(source: RecordingSource(sixAxis))
+        #expect(manager.availableAttitudeReferenceFrames() == [.xArbitraryZVertical])
+        for frame in [AttitudeReferenceFrame.xArbitraryCorrectedZVertical, .xMagneticNorthZVertical, .xTrueNorthZVertical] {
+            manager.startDeviceMotionUpdates(using: frame, declination: .degrees(1))
+            #expect(manager.error as? MotionManagerError == .referenceFrameNotAvailable(frame) && !manager.isDeviceMotionActive)
+        }
+        manager.startDeviceMotionUpdates(using: .xArbitraryZVertical)
+        manager.waitUntilFinished()
+        #expect(manager.deviceMotion?.timestamp == recording.timestamps.last)
+    }
+
+    @Test func attitudeReferenceFrameAndTheAvailableFrames() async {
+        #expect(MotionManager.availableAttitudeReferenceFrames() == Set(AttitudeReferenceFrame.allCases))
+        #expect(MotionManager.availableAttitudeReferenceFrames().contains(.xMagneticNorthZVertical))
+        let recording = Self.gestures()
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .realTime(speed: 20)))
+        #expect(manager.attitudeReferenceFrame == .xArbitraryZVertical)  // Core Motion's default
+        #expect(manager.availableAttitudeReferenceFrames() == [.xArbitraryZVertical, .xArbitraryCorrectedZVertical, .xMagneticNorthZVertical])
+        manager.showsDeviceMovementDisplay = true
+        #expect(manager.showsDeviceMovementDisplay)
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
+        #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical && manager.isDeviceMotionActive)
+        // A running service keeps its frame; a start without a frame uses it.
+        manager.startDeviceMotionUpdates(using: .xArbitraryZVertical)
+        #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
+        manager.stopDeviceMotionUpdates()
+        #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical && !manager.isDeviceMotionActive)
+        var headings: [Double] = []
+        for await motion in manager.deviceMotionUpdates() {
+            headings.append(motion.heading)
+            if headings.count == 50 { manager.stopDeviceMotionUpdates() }
+        }
+        #expect(headings.count >= 50 && headings.allSatisfy { $0 >= 0 && $0 < 360 }, "north-referenced headings")
+        #expect(MotionManager(source: WatchedSource()).availableAttitudeReferenceFrames() == [.xArbitraryZVertical])
+    }
+
+    @Test func everyDeviceMotionStartTakesTheCalibration() async throws {
+        let recording = Self.gestures()
+        let calibration = SensorCalibration(magnetometer: MagnetometerCalibration(hardIron: SIMD3(8, -5, 3)))
+        var calibrated = DeviceMotionProcessor<InertialFrameFilter<Double>>(
+            referenceFrame: .xMagneticNorthZVertical, calibration: calibration)
+        var raw = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
+        var expected: [Quaternion<Double>] = []
+        var uncalibrated: [Quaternion<Double>] = []
+        for i in 0..<recording.count {
+            let (t, g, a, m) = (recording.timestamps[i], recording.gyroscope[i], recording.accelerometer[i], recording.magnetometer![i])
+            expected.append(calibrated.update(timestamp: t, gyroscope: g, accelerometer: a, magnetometer: m).attitude.quaternion)
+            uncalibrated.append(raw.update(timestamp: t, gyroscope: g, accelerometer: a, magnetometer: m).attitude.quaternion)
+        }
+        #expect(expected != uncalibrated)
+        // The stream.
+        var streamed: [Quaternion<Double>] = []
+        let manager = MotionManager(source: RecordingSource(recording))
+        for await motion in manager.deviceMotionUpdates(using: .xMagneticNorthZVertical, calibration: calibration) {
+            streamed.append(motion.attitude.quaternion)
+        }
+        #expect(streamed == expected)
+        // The handlers, on each kind of queue.
+        Self.expectCalibratedHandlers(recording, calibration, expected)
+    }
+
+    static func expectCalibratedHandlers(
+        _ recording: IMURecording, _ calibration: SensorCalibration, _ expected: [Quaternion<Double>]
+    ) {
+        let dispatchQueue = DispatchQueue(label: "calibrated")
+        let handled = Mutex<[Quaternion<Double>]>([])
+        let viaDispatch = MotionManager(source: RecordingSource(recording))
+        viaDispatch.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, calibration: calibration, to: dispatchQueue) { motion, _ in
+            if let motion { handled.withLock { $0.append(motion.attitude.quaternion) } }
+        }
+        viaDispatch.waitUntilFinished()
+        dispatchQueue.sync {}
+        #expect(handled.withLock { $0 } == expected)
+        let operationQueue = OperationQueue()
+        operationQueue.maxConcurrentOperationCount = 1
+        let operated = Mutex<[Quaternion<Double>]>([])
+        let viaOperation = MotionManager(source: RecordingSource(recording))
+        viaOperation.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, calibration: calibration, to: operationQueue) { motion, _ in
+            if let motion { operated.withLock { $0.append(motion.attitude.quaternion) } }
+        }
+        viaOperation.waitUntilFinished()
+        operationQueue.waitUntilAllOperationsAreFinished()
+        #expect(operated.withLock { $0 } == expected)
+    }
+
     @Test func intervalZeroDeliversSamplesWithBadTimestampsToo() async {
         var recording = SyntheticMotion.generate()
         recording.timestamps[100] = .nan
@@ -280,3 +542,35 @@ struct MotionManagerTests {
     }
 }
 
+
+/// `waitUntilFinished()` on the real main thread, as in a command-line program: XCTest runs its test
+/// methods on the main thread, whose run loop nobody else runs. Before waitUntilFinished() ran the
+/// main queue, no handler had run when it returned (0 of 2,854 samples).
+final class MotionManagerMainThreadTests: XCTestCase {
+    func testMainQueueHandlersRunInsideWaitUntilFinishedOnTheMainThread() {
+        XCTAssertTrue(Thread.isMainThread)
+        let recording = MotionScenario.named("gestures")!.generate()
+        let source = GatedSource(recording)
+        let manager = MotionManager(source: source)
+        let motionTimestamps = Mutex<[Double]>([])
+        let gyroTimestamps = Mutex<[Double]>([])
+        let offMainThread = Mutex(0)
+        manager.startDeviceMotionUpdates(using: .xArbitraryCorrectedZVertical, to: .main) { motion, _ in
+            if !Thread.isMainThread { offMainThread.withLock { $0 += 1 } }
+            if let motion { motionTimestamps.withLock { $0.append(motion.timestamp) } }
+        }
+        manager.startGyroUpdates(to: DispatchQueue.main) { data, _ in
+            if !Thread.isMainThread { offMainThread.withLock { $0 += 1 } }
+            if let data { gyroTimestamps.withLock { $0.append(data.timestamp) } }
+        }
+        // Other main-queue work runs too: waitUntilFinished() runs the main run loop.
+        let other = Mutex(false)
+        DispatchQueue.main.async { other.withLock { $0 = true } }
+        source.open()
+        manager.waitUntilFinished()
+        XCTAssertEqual(motionTimestamps.withLock { $0 }, recording.timestamps)
+        XCTAssertEqual(gyroTimestamps.withLock { $0 }, recording.timestamps)
+        XCTAssertEqual(offMainThread.withLock { $0 }, 0)
+        XCTAssertTrue(other.withLock { $0 })
+    }
+}

@@ -1,16 +1,8 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#elseif canImport(ucrt)
-    import ucrt
-#endif
-
-/// Writes ``FusionOutput`` rows as CSV, atomically: rows go to a temporary file beside the target,
-/// which replaces the target only in ``finish()``. A run that fails calls ``abandon()`` (or lets the
-/// writer go) and leaves no partial output behind.
+/// Writes ``FusionOutput`` rows as CSV through an ``OutputFile``: a regular file is written to a
+/// temporary file beside it, which replaces it only in ``finish()``; standard output (`-`),
+/// devices and FIFOs are written through. A run that fails calls ``abandon()`` (or lets the
+/// writer go) and leaves no partial file behind. ``OutputFile`` says which outputs are refused
+/// (one of the inputs, a symbolic link to a file, a file with other hard links).
 ///
 /// Columns: `t,qw,qx,qy,qz,bias_x,bias_y,bias_z,gravity_x,gravity_y,gravity_z,linear_x,linear_y,
 /// linear_z,earth_linear_x,earth_linear_y,earth_linear_z,flags`. Quaternions are sensor → earth,
@@ -27,25 +19,26 @@ public final class FusionCSVWriter {
         "t,qw,qx,qy,qz,bias_x,bias_y,bias_z,gravity_x,gravity_y,gravity_z,linear_x,linear_y,linear_z,"
         + "earth_linear_x,earth_linear_y,earth_linear_z,flags"
 
-    private let target: String
-    private let temporary: String
-    private var file: UnsafeMutablePointer<FILE>?
+    /// Where the rows go.
+    public let file: OutputFile
     private var buffer: ByteOutputBuffer
-    /// Why a write failed (the first failure), if one did.
-    private var failure: String?
+    private var isOpen = true
     static let chunk = 256 * 1024
     /// More than any row needs (18 numbers of at most 32 bytes each, commas, newline).
     static let rowReserve = 1024
 
-    /// Creates the temporary file and writes the header.
+    /// Opens the output (see ``OutputFile``) and writes the header.
     ///
-    /// - Throws: ``CSVError/unreadable(path:reason:)`` when the file cannot be created.
-    public init(path: String) throws(CSVError) {
-        target = path
-        temporary = path + ".partial-\(getpid())"
-        guard let file = fopen(temporary, "wb") else {
-            throw .unreadable(path: temporary, reason: String(cString: strerror(errno)))
-        }
+    /// - Parameters:
+    ///   - path: the output file; `-` is standard output.
+    ///   - inputs: the files the rows come from; the output may be none of them.
+    /// - Throws: ``OutputFileError`` when the output is refused or cannot be created.
+    public convenience init(path: String, inputs: [String] = []) throws(OutputFileError) {
+        self.init(file: try OutputFile(path: path, inputs: inputs))
+    }
+
+    /// Writes the header to an open output.
+    public init(file: OutputFile) {
         self.file = file
         buffer = ByteOutputBuffer(capacity: Self.chunk + Self.rowReserve)
         buffer.write(Self.header + "\n")
@@ -58,7 +51,7 @@ public final class FusionCSVWriter {
 
     /// Appends one row.
     public func write<Scalar: FusionScalar>(_ output: FusionOutput<Scalar>) {
-        guard file != nil else { return }
+        guard isOpen else { return }
         if Scalar.self == Double.self {
             append(unsafeBitCast(output, to: FusionOutput<Double>.self))
         } else if Scalar.self == Float.self {
@@ -108,43 +101,27 @@ public final class FusionCSVWriter {
 
     /// Hands the buffered rows to the file.
     private func flush() {
-        guard let file else { return }
-        let contents = buffer.contents
-        if failure == nil, contents.count > 0, fwrite(contents.baseAddress, 1, contents.count, file) != contents.count {
-            failure = String(cString: strerror(errno))
-        }
+        file.write(UnsafeRawBufferPointer(buffer.contents))
         buffer.removeAll()
     }
 
-    /// Flushes, closes and moves the file into place.
+    /// Writes the last rows and finishes the file (``OutputFile/commit()``): a temporary file is
+    /// synced and moved into place.
     ///
-    /// - Throws: ``CSVError/unreadable(path:reason:)`` if writing or renaming failed; the
-    ///   temporary file is removed then.
-    public func finish() throws(CSVError) {
-        guard let file else { return }
+    /// - Throws: ``OutputFileError/cannotWrite(path:reason:)`` if writing, syncing or renaming
+    ///   failed; the temporary file is removed then and the target is as it was.
+    public func finish() throws(OutputFileError) {
+        guard isOpen else { return }
         flush()
-        self.file = nil
-        if failure == nil, fflush(file) != 0 || ferror(file) != 0 {
-            failure = String(cString: strerror(errno))
-        }
-        if fclose(file) != 0, failure == nil {
-            failure = String(cString: strerror(errno))
-        }
-        if failure == nil, rename(temporary, target) != 0 {
-            failure = String(cString: strerror(errno))
-        }
-        if let failure {
-            unlink(temporary)
-            throw .unreadable(path: target, reason: failure)
-        }
+        isOpen = false
+        try file.commit()
     }
 
-    /// Closes and deletes the temporary file; the target is untouched.
+    /// Stops: the temporary file is deleted and the target is untouched.
     public func abandon() {
-        guard let file else { return }
-        self.file = nil
+        guard isOpen else { return }
+        isOpen = false
         buffer.removeAll()
-        fclose(file)
-        unlink(temporary)
+        file.abandon()
     }
 }

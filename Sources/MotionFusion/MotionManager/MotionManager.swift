@@ -23,7 +23,8 @@ public struct MagnetometerData: Sendable, Hashable {
 
 /// Core Motion's `CMMotionManager` for any ``MotionSource``: accelerometer, gyroscope, magnetometer
 /// and device-motion services, each with availability, an update interval, the latest sample as a
-/// property (pull), a handler on a dispatch queue and an `AsyncStream` (push), and start and stop.
+/// property (pull), a handler on a `DispatchQueue` or an `OperationQueue` and an `AsyncStream`
+/// (push), and start and stop.
 ///
 /// A worker thread takes the source's samples in order. Device motion runs
 /// ``InertialFrameFilter`` on **every** sample; each service then delivers a sample when at least its
@@ -31,31 +32,73 @@ public struct MagnetometerData: Sendable, Hashable {
 /// A source faster than the interval is thereby **decimated**: the first sample at or after each
 /// interval is delivered as it is, never interpolated. An interval of 0 delivers every sample. The
 /// async streams buffer without limit, so a slow consumer loses nothing (and a consumer that never
-/// reads lets the buffer grow); handlers run on their queue in sample order.
+/// reads lets the buffer grow).
+///
+/// ## Handlers and queues
+///
+/// A handler runs on the queue it was given, once per delivered sample, and once with the error if
+/// the source fails. A serial queue (`.main`, a serial `DispatchQueue`, an `OperationQueue` with
+/// `maxConcurrentOperationCount = 1`) runs the handler calls in sample order, one at a time; a
+/// concurrent one — `OperationQueue()` by default — may run them at once and out of order, as Core
+/// Motion's do.
+///
+/// A handler on **the main queue** (`DispatchQueue.main` or `OperationQueue.main`, written `.main`)
+/// runs only while the main queue runs: in an app's main run loop, after `dispatchMain()`, inside
+/// `RunLoop.main.run()`, or inside ``waitUntilFinished()`` called on the main thread or the main
+/// queue (a `@MainActor` function). A command-line program whose main thread simply blocks never runs
+/// them; ``waitUntilFinished()`` on the main thread runs them (and the main run loop) while it waits,
+/// and returns only after the handlers queued on main so far have run.
+///
+/// ## Errors
 ///
 /// The worker starts with the first service and stops when the last service stops or the source
 /// ends (streams then finish). A source error ends the run: ``error`` holds it, handlers receive it.
-/// Timestamps are the source's. Thread safety: every method may be called from any thread.
+/// Device motion that cannot start as asked — true north without a declination, a magnetometer
+/// frame without a magnetometer — is a ``MotionManagerError``, reported the same way, and the
+/// service stays inactive. Timestamps are the source's. Thread safety: every method may be called
+/// from any thread.
 public final class MotionManager: @unchecked Sendable {
     // @unchecked Sendable, and why it is sound:
     // - Every `var` stored property below (the four services, `processor`, `recorder`, `running`,
-    //   `workerAlive`, `ended`, `samples`, `sourceError`) is read and written only inside `lock`
+    //   `workerAlive`, `ended`, `samples`, `sourceError`, `startError`, `referenceFrame`,
+    //   `defaultDeclination`, `showsMovementDisplay`) is read and written only inside `lock`
     //   (`locked { }`, or `lock.lock()`…`unlock()` in `start` and `run`).
-    // - The `let`s are immutable after `init`; `lock` and `finished` are thread-safe by design.
+    // - The `let`s are immutable after `init`; `lock` and `finished` are thread-safe by design, and
+    //   so is `MainQueueDelivery` (its own lock, never held while it calls out).
     // - `source` is not Sendable, and only the worker thread calls it (`next()` in `run`). At most
     //   one worker exists: `start` launches one only when `workerAlive` is false and sets it in the
     //   same critical section, and the worker clears it in the critical section it returns from.
     //   The thread launch orders `init`'s writes before the worker's reads.
     // - Handlers and stream continuations are @Sendable / Sendable and are called with values
     //   (Sendable structs), never with the manager's state.
-    // `scripts/tsan` runs the stress test MotionManagerStressTests under the thread sanitizer.
+    // `scripts/tsan` runs MotionManagerTests and the stress test MotionManagerStressTests under the
+    // thread sanitizer.
+
+    /// Core Motion's `CMAccelerometerHandler`.
+    public typealias AccelerometerHandler = @Sendable (AccelerometerData?, (any Error)?) -> Void
+    /// Core Motion's `CMGyroHandler`.
+    public typealias GyroHandler = @Sendable (GyroData?, (any Error)?) -> Void
+    /// Core Motion's `CMMagnetometerHandler`.
+    public typealias MagnetometerHandler = @Sendable (MagnetometerData?, (any Error)?) -> Void
+    /// Core Motion's `CMDeviceMotionHandler`.
+    public typealias DeviceMotionHandler = @Sendable (DeviceMotion?, (any Error)?) -> Void
+
+    private struct Handler<Value: Sendable> {
+        let queue: HandlerQueue
+        let body: @Sendable (Value?, (any Error)?) -> Void
+
+        func call(_ value: Value?, _ error: (any Error)?) {
+            let body = self.body
+            queue.async { body(value, error) }
+        }
+    }
 
     private struct Service<Value: Sendable> {
         var active = false
         var interval = 0.0
         var lastDelivered = -Double.infinity
         var latest: Value?
-        var handler: (queue: DispatchQueue, body: @Sendable (Value?, (any Error)?) -> Void)?
+        var handler: Handler<Value>?
         var streams: [UUID: AsyncStream<Value>.Continuation] = [:]
 
         /// Delivers `value` if the interval since the last delivery has passed. An interval of 0
@@ -70,7 +113,7 @@ public final class MotionManager: @unchecked Sendable {
             }
             if t.isFinite { lastDelivered = t }
             latest = value
-            if let handler { handler.queue.async { handler.body(value, nil) } }
+            handler?.call(value, nil)
             for continuation in streams.values { continuation.yield(value) }
             return true
         }
@@ -78,13 +121,20 @@ public final class MotionManager: @unchecked Sendable {
         /// Ends the service; returns the streams' finishing, to be run after the lock is released
         /// (finishing a stream runs its termination handler at once, which takes the lock).
         mutating func finish(error: (any Error)?) -> [() -> Void] {
-            if let error, let handler { handler.queue.async { handler.body(nil, error) } }
+            if let error, let handler { handler.call(nil, error) }
             let finishing = streams.values.map { continuation in { continuation.finish() } }
             streams = [:]
             active = false
             handler = nil
             return finishing
         }
+    }
+
+    /// How device motion was asked to start, checked (``MotionManagerError``) before anything runs.
+    private struct DeviceMotionRequest {
+        var referenceFrame: AttitudeReferenceFrame
+        var declinationRadians: Double
+        var calibration: SensorCalibration
     }
 
     private let lock = NSLock()
@@ -95,12 +145,16 @@ public final class MotionManager: @unchecked Sendable {
     private var magnetometer = Service<MagnetometerData>()
     private var deviceMotionService = Service<DeviceMotion>()
     private var processor: DeviceMotionProcessor<InertialFrameFilter<Double>>?
+    private var referenceFrame = AttitudeReferenceFrame.xArbitraryZVertical
+    private var defaultDeclination: MagneticDeclination?
+    private var showsMovementDisplay = false
     private var recorder: MotionRecorder?
     private var running = false
     private var workerAlive = false
     private var ended = false
     private var samples = 0
     private var sourceError: (any Error)?
+    private var startError: MotionManagerError?
     private let finished = NSCondition()
 
     /// A manager over `source`. The manager owns the source from now on: do not call its `next()`
@@ -117,6 +171,30 @@ public final class MotionManager: @unchecked Sendable {
     public var isMagnetometerAvailable: Bool { sourceSensors.contains(.magnetometer) }
     /// Device motion needs a gyroscope and an accelerometer.
     public var isDeviceMotionAvailable: Bool { sourceSensors.isSuperset(of: [.gyroscope, .accelerometer]) }
+
+    /// The reference frames MotionFusion's device motion supports: all four, as with Core Motion's
+    /// `CMMotionManager.availableAttitudeReferenceFrames()` on a device with every sensor and
+    /// location services. Which of them a given manager can serve is
+    /// ``availableAttitudeReferenceFrames()-swift.method``.
+    public static func availableAttitudeReferenceFrames() -> Set<AttitudeReferenceFrame> {
+        Set(AttitudeReferenceFrame.allCases)
+    }
+
+    /// The reference frames this manager's source can serve when device motion starts without a
+    /// declination argument: none without a gyroscope and an accelerometer;
+    /// ``AttitudeReferenceFrame/xArbitraryZVertical``; the magnetometer frames when the source has a
+    /// magnetometer; and ``AttitudeReferenceFrame/xTrueNorthZVertical`` when, in addition,
+    /// ``declination`` is set (a start that passes its own declination can ask for true north
+    /// whenever the source has a magnetometer).
+    public func availableAttitudeReferenceFrames() -> Set<AttitudeReferenceFrame> {
+        guard isDeviceMotionAvailable else { return [] }
+        guard isMagnetometerAvailable else { return [.xArbitraryZVertical] }
+        var frames: Set<AttitudeReferenceFrame> = [
+            .xArbitraryZVertical, .xArbitraryCorrectedZVertical, .xMagneticNorthZVertical,
+        ]
+        if locked({ defaultDeclination }) != nil { frames.insert(.xTrueNorthZVertical) }
+        return frames
+    }
 
     // MARK: Intervals (seconds; 0 delivers every sample)
 
@@ -137,6 +215,31 @@ public final class MotionManager: @unchecked Sendable {
         set { locked { deviceMotionService.interval = Self.clean(newValue) } }
     }
 
+    // MARK: Device-motion settings
+
+    /// The reference frame of the running device-motion service, or of the one last started, or
+    /// ``AttitudeReferenceFrame/xArbitraryZVertical`` if device motion never started — as Core
+    /// Motion's `attitudeReferenceFrame`. The device-motion starts that name no frame use it.
+    public var attitudeReferenceFrame: AttitudeReferenceFrame { locked { referenceFrame } }
+
+    /// The declination that true north uses when a device-motion start passes none (nil: none, so
+    /// such a start reports ``MotionManagerError/trueNorthNotAvailable``). Set it once, for example
+    /// to `.location(latitude:longitude:)`, and Core Motion-style starts in
+    /// ``AttitudeReferenceFrame/xTrueNorthZVertical`` work as written. It is read when device motion
+    /// starts.
+    public var declination: MagneticDeclination? {
+        get { locked { defaultDeclination } }
+        set { locked { defaultDeclination = newValue } }
+    }
+
+    /// Core Motion's `showsDeviceMovementDisplay`, kept so that code setting it compiles. It has no
+    /// effect: there is no system calibration display here (calibrate the magnetometer with
+    /// ``SensorCalibration`` and `motion calibrate`).
+    public var showsDeviceMovementDisplay: Bool {
+        get { locked { showsMovementDisplay } }
+        set { locked { showsMovementDisplay = newValue } }
+    }
+
     // MARK: Pull: the latest delivered samples
 
     public var accelerometerData: AccelerometerData? { locked { accelerometer.latest } }
@@ -149,90 +252,116 @@ public final class MotionManager: @unchecked Sendable {
     public var isMagnetometerActive: Bool { locked { magnetometer.active } }
     public var isDeviceMotionActive: Bool { locked { deviceMotionService.active } }
 
-    /// The error that ended the source, if one did.
-    public var error: (any Error)? { locked { sourceError } }
+    /// The error that ended the source, if one did; otherwise the ``MotionManagerError`` of the last
+    /// device-motion start that could not run, if any.
+    public var error: (any Error)? { locked { sourceError ?? startError } }
     /// Samples taken from the source so far.
     public var sampleCount: Int { locked { samples } }
     /// True once the source has ended (or failed).
     public var hasEnded: Bool { locked { ended } }
 
-    // MARK: Start and stop
+    // MARK: Accelerometer
 
     /// Starts accelerometer updates (pull through ``accelerometerData``).
     public func startAccelerometerUpdates() { start { $0.accelerometer.active = true } }
     /// Starts accelerometer updates with a handler called on `queue` for each delivered sample (and
     /// once with the error if the source fails).
-    public func startAccelerometerUpdates(
-        to queue: DispatchQueue, withHandler handler: @escaping @Sendable (AccelerometerData?, (any Error)?) -> Void
-    ) {
-        start {
-            $0.accelerometer.active = true
-            $0.accelerometer.handler = (queue, handler)
-        }
+    @_disfavoredOverload
+    public func startAccelerometerUpdates(to queue: DispatchQueue, withHandler handler: @escaping AccelerometerHandler) {
+        startAccelerometer(HandlerQueue(queue), handler)
+    }
+    /// Starts accelerometer updates with a handler run on `queue`, as Core Motion's
+    /// `startAccelerometerUpdates(to:withHandler:)`.
+    public func startAccelerometerUpdates(to queue: OperationQueue, withHandler handler: @escaping AccelerometerHandler) {
+        startAccelerometer(HandlerQueue(queue), handler)
     }
     /// Accelerometer updates as an async sequence (starts the updates).
     public func accelerometerUpdates() -> AsyncStream<AccelerometerData> { stream(\.accelerometer) }
     public func stopAccelerometerUpdates() { stop(\.accelerometer) }
 
+    // MARK: Gyroscope
+
     public func startGyroUpdates() { start { $0.gyro.active = true } }
-    public func startGyroUpdates(
-        to queue: DispatchQueue, withHandler handler: @escaping @Sendable (GyroData?, (any Error)?) -> Void
-    ) {
-        start {
-            $0.gyro.active = true
-            $0.gyro.handler = (queue, handler)
-        }
+    @_disfavoredOverload
+    public func startGyroUpdates(to queue: DispatchQueue, withHandler handler: @escaping GyroHandler) {
+        startGyro(HandlerQueue(queue), handler)
+    }
+    public func startGyroUpdates(to queue: OperationQueue, withHandler handler: @escaping GyroHandler) {
+        startGyro(HandlerQueue(queue), handler)
     }
     public func gyroUpdates() -> AsyncStream<GyroData> { stream(\.gyro) }
     public func stopGyroUpdates() { stop(\.gyro) }
 
+    // MARK: Magnetometer
+
     public func startMagnetometerUpdates() { start { $0.magnetometer.active = true } }
-    public func startMagnetometerUpdates(
-        to queue: DispatchQueue, withHandler handler: @escaping @Sendable (MagnetometerData?, (any Error)?) -> Void
-    ) {
-        start {
-            $0.magnetometer.active = true
-            $0.magnetometer.handler = (queue, handler)
-        }
+    @_disfavoredOverload
+    public func startMagnetometerUpdates(to queue: DispatchQueue, withHandler handler: @escaping MagnetometerHandler) {
+        startMagnetometer(HandlerQueue(queue), handler)
+    }
+    public func startMagnetometerUpdates(to queue: OperationQueue, withHandler handler: @escaping MagnetometerHandler) {
+        startMagnetometer(HandlerQueue(queue), handler)
     }
     public func magnetometerUpdates() -> AsyncStream<MagnetometerData> { stream(\.magnetometer) }
     public func stopMagnetometerUpdates() { stop(\.magnetometer) }
 
-    /// Starts device motion in `referenceFrame` (declination in radians east, for true north), with
-    /// an optional sensor calibration. A running device-motion service keeps its frame.
+    // MARK: Device motion
+
+    /// Starts device motion (pull through ``deviceMotion``).
+    ///
+    /// - Parameters:
+    ///   - referenceFrame: the frame of the attitudes; nil (Core Motion's `startDeviceMotionUpdates()`)
+    ///     uses ``attitudeReferenceFrame``, the frame last started.
+    ///   - declination: for ``AttitudeReferenceFrame/xTrueNorthZVertical``: degrees east, or a
+    ///     location for the World Magnetic Model (nil: ``declination``). Ignored by the other frames.
+    ///   - calibration: the sensor calibration applied before the filter.
+    ///
+    /// A running device-motion service keeps its frame, declination and calibration until it stops.
+    /// A request that cannot run (``MotionManagerError``) sets ``error`` and leaves the service as it
+    /// was.
     public func startDeviceMotionUpdates(
-        using referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical, declination: Double = 0,
+        using referenceFrame: AttitudeReferenceFrame? = nil, declination: MagneticDeclination? = nil,
         calibration: SensorCalibration = SensorCalibration()
     ) {
-        start {
-            $0.deviceMotionService.active = true
-            if $0.processor == nil {
-                $0.processor = DeviceMotionProcessor(
-                    referenceFrame: referenceFrame, declination: declination, calibration: calibration)
-            }
-        }
+        startDeviceMotion(referenceFrame, declination, calibration, handler: nil)
     }
+    /// Starts device motion with a handler called on `queue` for each delivered sample, once with
+    /// the error if the source fails, and once with a ``MotionManagerError`` (and no sample) if
+    /// device motion cannot start as asked. The parameters are those of
+    /// ``startDeviceMotionUpdates(using:declination:calibration:)``.
+    @_disfavoredOverload
     public func startDeviceMotionUpdates(
-        using referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical, declination: Double = 0,
-        to queue: DispatchQueue, withHandler handler: @escaping @Sendable (DeviceMotion?, (any Error)?) -> Void
+        using referenceFrame: AttitudeReferenceFrame? = nil, declination: MagneticDeclination? = nil,
+        calibration: SensorCalibration = SensorCalibration(),
+        to queue: DispatchQueue, withHandler handler: @escaping DeviceMotionHandler
     ) {
-        start {
-            $0.deviceMotionService.active = true
-            $0.deviceMotionService.handler = (queue, handler)
-            if $0.processor == nil {
-                $0.processor = DeviceMotionProcessor(referenceFrame: referenceFrame, declination: declination)
-            }
-        }
+        startDeviceMotion(referenceFrame, declination, calibration, handler: Handler(queue: HandlerQueue(queue), body: handler))
     }
-    /// Device motion as an async sequence (starts the updates in `referenceFrame` if they are not
-    /// running).
+    /// Starts device motion with a handler run on `queue`, as Core Motion's
+    /// `startDeviceMotionUpdates(using:to:withHandler:)` (`to: .main` is `OperationQueue.main`). The
+    /// parameters are those of ``startDeviceMotionUpdates(using:declination:calibration:)``.
+    public func startDeviceMotionUpdates(
+        using referenceFrame: AttitudeReferenceFrame? = nil, declination: MagneticDeclination? = nil,
+        calibration: SensorCalibration = SensorCalibration(),
+        to queue: OperationQueue, withHandler handler: @escaping DeviceMotionHandler
+    ) {
+        startDeviceMotion(referenceFrame, declination, calibration, handler: Handler(queue: HandlerQueue(queue), body: handler))
+    }
+    /// Device motion as an async sequence (starts the updates if they are not running). The
+    /// parameters are those of ``startDeviceMotionUpdates(using:declination:calibration:)``; a request
+    /// that cannot run sets ``error`` and returns a stream that is already finished.
     public func deviceMotionUpdates(
-        using referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
+        using referenceFrame: AttitudeReferenceFrame? = nil, declination: MagneticDeclination? = nil,
+        calibration: SensorCalibration = SensorCalibration()
     ) -> AsyncStream<DeviceMotion> {
-        stream(\.deviceMotionService) {
-            if $0.processor == nil {
-                $0.processor = DeviceMotionProcessor(referenceFrame: referenceFrame)
-            }
+        switch deviceMotionRequest(referenceFrame, declination, calibration) {
+        case .failure(let error):
+            locked { startError = error }
+            let (stream, continuation) = AsyncStream<DeviceMotion>.makeStream()
+            continuation.finish()
+            return stream
+        case .success(let request):
+            return stream(\.deviceMotionService) { $0.prepareProcessor(request) }
         }
     }
     public func stopDeviceMotionUpdates() {
@@ -240,16 +369,41 @@ public final class MotionManager: @unchecked Sendable {
         locked { processor = nil }
     }
 
+    // MARK: Recording and waiting
+
     /// Appends every raw sample taken from now on to `recorder` (``MotionRecorder``), until
     /// ``stopRecording()``.
     public func startRecording(to recorder: MotionRecorder) { locked { self.recorder = recorder } }
     public func stopRecording() { locked { recorder = nil } }
 
     /// Blocks until the source ends or every service has stopped.
+    ///
+    /// Called on the main thread or the main queue (a `@MainActor` function), it keeps the main
+    /// queue going while it waits: it runs the handlers given `.main` (`DispatchQueue.main`,
+    /// `OperationQueue.main`) as their samples come, and on the main thread it also runs the main run
+    /// loop (so other `DispatchQueue.main` work and timers run), in slices of a few milliseconds. It
+    /// returns once the handlers already queued on main have run.
     public func waitUntilFinished() {
-        finished.lock()
-        while locked({ running }) { finished.wait() }
-        finished.unlock()
+        guard MainQueue.isCurrent else {
+            finished.lock()
+            while locked({ running }) { finished.wait() }
+            finished.unlock()
+            return
+        }
+        let onMainThread = Thread.isMainThread
+        while true {
+            MainQueueDelivery.dispatchMain.drain()
+            MainQueueDelivery.operationMain.drain()
+            guard locked({ running }) else { break }
+            let slice = Date(timeIntervalSinceNow: 0.005)
+            if onMainThread, RunLoop.main.run(mode: .default, before: slice) { continue }
+            finished.lock()
+            if locked({ running }) { _ = finished.wait(until: slice) }
+            finished.unlock()
+        }
+        // The worker posts nothing once `running` is false: this runs the last of it.
+        MainQueueDelivery.dispatchMain.drain()
+        MainQueueDelivery.operationMain.drain()
     }
 
     // MARK: Private
@@ -260,6 +414,73 @@ public final class MotionManager: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return try body()
+    }
+
+    private func startAccelerometer(_ queue: HandlerQueue, _ body: @escaping AccelerometerHandler) {
+        start {
+            $0.accelerometer.active = true
+            $0.accelerometer.handler = Handler(queue: queue, body: body)
+        }
+    }
+
+    private func startGyro(_ queue: HandlerQueue, _ body: @escaping GyroHandler) {
+        start {
+            $0.gyro.active = true
+            $0.gyro.handler = Handler(queue: queue, body: body)
+        }
+    }
+
+    private func startMagnetometer(_ queue: HandlerQueue, _ body: @escaping MagnetometerHandler) {
+        start {
+            $0.magnetometer.active = true
+            $0.magnetometer.handler = Handler(queue: queue, body: body)
+        }
+    }
+
+    /// Checks a device-motion request: the sensors it needs, and for true north the declination
+    /// (computed here, outside the lock, when it comes from the World Magnetic Model).
+    private func deviceMotionRequest(
+        _ referenceFrame: AttitudeReferenceFrame?, _ declination: MagneticDeclination?, _ calibration: SensorCalibration
+    ) -> Result<DeviceMotionRequest, MotionManagerError> {
+        let (frame, fallback) = locked { (referenceFrame ?? self.referenceFrame, defaultDeclination) }
+        guard isDeviceMotionAvailable else { return .failure(.deviceMotionNotAvailable) }
+        if frame.usesMagnetometer && !isMagnetometerAvailable { return .failure(.referenceFrameNotAvailable(frame)) }
+        var radians = 0.0
+        if frame == .xTrueNorthZVertical {
+            guard let given = declination ?? fallback else { return .failure(.trueNorthNotAvailable) }
+            do throws(MotionManagerError) {
+                radians = try given.degreesEast() * .pi / 180
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(DeviceMotionRequest(referenceFrame: frame, declinationRadians: radians, calibration: calibration))
+    }
+
+    /// Makes the processor for `request` unless device motion already runs (it keeps its own).
+    private func prepareProcessor(_ request: DeviceMotionRequest) {
+        guard processor == nil else { return }
+        processor = DeviceMotionProcessor(
+            referenceFrame: request.referenceFrame, declination: request.declinationRadians,
+            calibration: request.calibration)
+        referenceFrame = request.referenceFrame
+    }
+
+    private func startDeviceMotion(
+        _ referenceFrame: AttitudeReferenceFrame?, _ declination: MagneticDeclination?, _ calibration: SensorCalibration,
+        handler: Handler<DeviceMotion>?
+    ) {
+        switch deviceMotionRequest(referenceFrame, declination, calibration) {
+        case .failure(let error):
+            locked { startError = error }
+            handler?.call(nil, error)
+        case .success(let request):
+            start {
+                $0.prepareProcessor(request)
+                $0.deviceMotionService.active = true
+                if let handler { $0.deviceMotionService.handler = handler }
+            }
+        }
     }
 
     /// Configures services and makes sure the worker runs. At most one worker thread exists: a

@@ -1,0 +1,11 @@
+// Core Motion's names over MotionFusion, so that Core Motion code builds on Linux with two changes:
+// `import CoreMotion` → `import CoreMotionCompatibility`, and `CMMotionManager()` →
+// `CMMotionManager(source: …)` (plus `let` → `var` where a value type is mutated: CMAttitude,
+// CMDeviceMotion and the rest are structs here, classes in Core Motion).
+//
+// It is a separate module so that on Apple platforms it never clashes with the real Core Motion:
+// code that imports MotionFusion alone sees none of these names. Everything here is a typealias, or
+// an extension that only adds a Core Motion spelling; the behaviour is MotionFusion's (see the
+// article "Device Motion for Core Motion Users" for every member and its differences).
+
+@_exported import MotionFusion

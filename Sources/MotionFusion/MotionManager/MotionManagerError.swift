@@ -1,0 +1,38 @@
+import Foundation
+
+/// Why a ``MotionManager`` could not start device motion as asked.
+///
+/// The manager reports it as Core Motion reports `CMErrorTrueNorthNotAvailable`: a handler receives
+/// it once (with a nil sample) on its queue, ``MotionManager/error`` holds it, an `AsyncStream` from
+/// ``MotionManager/deviceMotionUpdates(using:declination:calibration:)`` finishes at once, and device
+/// motion stays inactive. The manager never falls back to another reference frame.
+public enum MotionManagerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// ``AttitudeReferenceFrame/xTrueNorthZVertical`` was asked for without a declination or a
+    /// location (``MagneticDeclination``), so true north is unknown (Core Motion's
+    /// `CMErrorTrueNorthNotAvailable`).
+    case trueNorthNotAvailable
+    /// The declination could not be had: a non-finite number of degrees, or a location or date
+    /// outside the World Magnetic Model (WMM2025 is valid from 2025.0 to 2030.0).
+    case declinationNotAvailable(WorldMagneticModelError)
+    /// The source lacks the magnetometer that this reference frame needs
+    /// (``AttitudeReferenceFrame/usesMagnetometer``).
+    case referenceFrameNotAvailable(AttitudeReferenceFrame)
+    /// The source lacks the gyroscope or the accelerometer that device motion needs
+    /// (``MotionManager/isDeviceMotionAvailable`` is false).
+    case deviceMotionNotAvailable
+
+    public var description: String {
+        switch self {
+        case .trueNorthNotAvailable:
+            "xTrueNorthZVertical needs a declination or a location (MagneticDeclination); none was given"
+        case .declinationNotAvailable(let error):
+            "no magnetic declination for true north: \(error)"
+        case .referenceFrameNotAvailable(let frame):
+            "\(frame.rawValue) needs a magnetometer, and the source has none"
+        case .deviceMotionNotAvailable:
+            "device motion needs a gyroscope and an accelerometer, and the source lacks one"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

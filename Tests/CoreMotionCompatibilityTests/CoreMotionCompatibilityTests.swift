@@ -1,0 +1,109 @@
+import CoreMotionCompatibility
+import Foundation
+import Testing
+
+/// Runs the Core Motion-style code of GettingProcessedDeviceMotionData.swift on the simulated
+/// "gestures" recording and checks what it read.
+@Suite("Core Motion code through CoreMotionCompatibility")
+struct CoreMotionCompatibilityTests {
+    static let recording = MotionScenario.named("gestures")!.generate()
+
+    /// The timestamps a 1/60 s update interval delivers from the 100 Hz recording (the manager's
+    /// decimation: the first sample at or after each interval).
+    static var decimatedTimestamps: [Double] {
+        var kept: [Double] = []
+        for t in recording.timestamps where kept.last.map({ t >= $0 + 1.0 / 60.0 - 1e-9 }) ?? true { kept.append(t) }
+        return kept
+    }
+
+    /// What every reading must satisfy: Core Motion's units, ranges and identities.
+    static func check(_ readings: [MotionReading]) {
+        for r in readings {
+            let g = r.gravity
+            #expect(abs((g.x * g.x + g.y * g.y + g.z * g.z).squareRoot() - 1) < 1e-9, "gravity is a unit vector in g")
+            #expect(r.heading >= 0 && r.heading < 360, "heading \(r.heading)")
+            #expect(r.magneticFieldAccuracy == .uncalibrated, "no magnetometer calibration was given")
+            let field = r.magneticField
+            #expect((field.x * field.x + field.y * field.y + field.z * field.z).squareRoot() > 10, "µT")
+            #expect(r.userAcceleration.y.isFinite && r.rotationRate.z.isFinite)
+            #expect(abs(r.pitch) <= .pi / 2 && abs(r.roll) <= .pi && abs(r.yaw) <= .pi)
+            // rotationMatrix is reference → device: its third column is −gravity, and m11 is the
+            // quaternion's 1 − 2(y² + z²).
+            let q = r.quaternion
+            #expect(abs(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w - 1) < 1e-9)
+            #expect(abs(r.rotationMatrix.m11 - (1 - 2 * (q.y * q.y + q.z * q.z))) < 1e-12)
+            #expect(abs(r.rotationMatrix.m13 + g.x) < 1e-9 && abs(r.rotationMatrix.m23 + g.y) < 1e-9)
+            #expect(abs(r.rotationMatrix.m33 + g.z) < 1e-9)
+        }
+    }
+
+    static func isIdentity(_ relative: CMQuaternion) -> Bool { relative.angle(to: .identity) < 1e-12 }
+
+    /// Listing 1: the handler on `.main`, with the test blocking the main queue in
+    /// `waitUntilFinished()`, which runs the main-queue handlers meanwhile.
+    @MainActor @Test func handlerOnTheMainQueue() throws {
+        let controller = MotionViewController()
+        controller.startDeviceMotion()
+        #expect(controller.motion.showsDeviceMovementDisplay)
+        #expect(controller.motion.isDeviceMotionActive && controller.motion.attitudeReferenceFrame == .xMagneticNorthZVertical)
+        controller.motion.waitUntilFinished()
+        let readings = controller.readings.withLock { $0 }
+        #expect(readings.map(\.timestamp) == Self.decimatedTimestamps, "\(readings.count) samples")
+        #expect(controller.errors.withLock { $0.isEmpty })
+        let first = try #require(readings.first)
+        #expect(Self.isIdentity(first.relativeAttitude), "the first sample relative to itself")
+        #expect(readings.dropFirst().contains { !Self.isIdentity($0.relativeAttitude) })
+        Self.check(readings)
+        controller.stopDeviceMotion()
+    }
+
+    /// Listing 2: queued updates on an `OperationQueue()` (concurrent: the readings may come out of
+    /// order, each sample once).
+    @Test func queuedUpdates() {
+        let controller = MotionViewController()
+        controller.startQueuedUpdates()
+        controller.motion.waitUntilFinished()
+        controller.queue.waitUntilAllOperationsAreFinished()
+        let readings = controller.readings.withLock { $0 }
+        #expect(readings.map(\.timestamp).sorted() == Self.decimatedTimestamps, "\(readings.count) samples")
+        #expect(readings.contains { Self.isIdentity($0.relativeAttitude) })
+        Self.check(readings)
+    }
+
+    /// Pull: a 60 Hz frame loop reading `deviceMotion` while the recording plays at 20× real time.
+    @Test func pullLoop() {
+        let controller = MotionViewController()
+        controller.startPolling()
+        var frames = 0
+        while controller.motion.isDeviceMotionActive && frames < 600 {
+            controller.updateFrame()
+            frames += 1
+            Thread.sleep(forTimeInterval: 1.0 / 60.0)
+        }
+        controller.updateFrame()
+        controller.stopDeviceMotion()
+        let readings = controller.readings.withLock { $0 }
+        #expect(readings.count >= 20, "\(readings.count) frames with a sample")
+        #expect(Self.isIdentity(readings[0].relativeAttitude))
+        let timestamps = readings.map(\.timestamp)
+        #expect(timestamps == timestamps.sorted(), "pulled samples never go back in time")
+        #expect(timestamps.last == Self.decimatedTimestamps.last, "the last frame sees the last sample")
+        Self.check(readings)
+    }
+
+    @Test func coreMotionNamesMeanMotionFusionsTypes() {
+        #expect(CMMotionManager.availableAttitudeReferenceFrames() == Set(CMAttitudeReferenceFrame.allCases))
+        let field = CMCalibratedMagneticField()
+        #expect(field.field == .zero && field.accuracy == .uncalibrated)
+        let quaternion = CMQuaternion(x: 0, y: 0, z: 0, w: 1)
+        #expect(quaternion == .identity)
+        let matrix = CMRotationMatrix(m11: 1, m12: 2, m13: 3, m21: 4, m22: 5, m23: 6, m31: 7, m32: 8, m33: 9)
+        #expect(matrix.m12 == 2 && matrix.m21 == 4 && matrix.m33 == 9)
+        let attitude: CMAttitude = .identity
+        #expect((attitude.copy() as? CMAttitude) == attitude)
+        let motion: CMDeviceMotion? = nil
+        #expect(motion?.sensorLocation != .headphoneLeft)
+        let handler: CMDeviceMotionHandler = { _, _ in }
+        handler(nil, nil)
+    }
+}
