@@ -11,8 +11,11 @@ struct RecordCommand: ParsableCommand {
             Exactly one source: --iio (every IIO device under --iio-root, polled at --rate or the \
             devices' sampling frequency), --replay FILE (a CSV in the `motion fuse` format) or \
             --simulate SCENARIO. Samples go through MotionManager and MotionRecorder: one write per \
-            line, appended, so a killed process leaves at most one partial last line, which reading \
-            back ignores. The output is in the `motion fuse` input format (nan for absent sensors). \
+            line, appended; a write that fails (a full disk) is cut back to the last whole line and \
+            ends the run with status 1. A killed process can leave one partial last line: reading \
+            back keeps every whole line and reports the cut, and appending again removes it first. \
+            The file is synced every 1,000 samples and at the end. The output is in the `motion \
+            fuse` input format (nan for absent sensors). \
             Appending to an existing recording continues it.
             """)
 
@@ -46,8 +49,15 @@ struct RecordCommand: ParsableCommand {
         if let simulate, !MotionScenario.names.contains(simulate) {
             throw ValidationError("unknown scenario '\(simulate)'; choose one of \(MotionScenario.names.joined(separator: ", "))")
         }
-        if let realTime, !(realTime > 0 && realTime.isFinite) { throw ValidationError("--real-time must be positive") }
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
+        let speeds = ReplayPacing.speeds
+        if let realTime, !speeds.contains(realTime) {
+            throw ValidationError("--real-time must be in \(speeds.lowerBound) ... \(speeds.upperBound), got \(realTime)")
+        }
+        if let rate, !IIOSource.rates.contains(rate) {
+            throw ValidationError(
+                "--rate must be in \(IIOSource.rates.lowerBound) ... \(IIOSource.rates.upperBound) Hz, got \(rate)")
+        }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive, got \(duration)") }
     }
 
     func run() throws {
@@ -64,15 +74,33 @@ struct RecordCommand: ParsableCommand {
         } else {
             source = RecordingSource(MotionScenario.named(simulate!)!.generate(), pacing: pacing)
         }
+        // Appending to the file being replayed would feed the replay its own output without end.
+        if let replay, Self.sameFile(replay, output) {
+            throw CommandFailure("\(output) is the file being replayed (--replay \(replay)); record to another file")
+        }
         let recorder: MotionRecorder
         do { recorder = try MotionRecorder(path: output) } catch { throw CommandFailure("\(error)") }
         let manager = MotionManager(source: duration.map { LimitedSource(source, duration: $0) } ?? source)
-        manager.startRecording(to: recorder)
+        // A recorder that cannot write ends the run (the file ends on its last whole line).
+        manager.startRecording(to: recorder) { [weak manager] _ in manager?.stopGyroUpdates() }
         manager.startGyroUpdates()
         manager.waitUntilFinished()
-        recorder.sync()
+        manager.stopRecording()
+        var failure = manager.recordingError
+        if failure == nil {
+            do throws(RecorderError) { try recorder.sync() } catch { failure = error }
+        }
+        if let failure { throw CommandFailure("\(failure)") }
         if let error = manager.error { throw CommandFailure("source: \(error)") }
         FileHandle.standardError.write("recorded \(manager.sampleCount) samples to \(output)\n".data(using: .utf8)!)
+    }
+
+    /// True when both paths name one existing file (the same device and inode, by any name).
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev
+            && first.st_ino == second.st_ino
     }
 }
 

@@ -96,7 +96,8 @@ struct ManagerSoak {
         handlerQueue.sync {}
         magnetometerQueue.sync {}
         let seconds = (ContinuousClock.now - start).inSeconds
-        recorder?.sync()
+        try recorder?.sync()
+        if let error = manager.recordingError { throw error }
 
         var recorded = 0
         var recordedOutOfOrder = 0

@@ -121,4 +121,98 @@ struct MotionManagerStressTests {
         let times = recorded.map(\.timestamp)
         #expect(times == times.sorted() && Set(times).isSubset(of: Set(recording.timestamps)))
     }
+
+    /// Device motion started and stopped at the same moment from two threads, 3,000 times: it ends
+    /// either inactive, or active and delivering. Before, `stopDeviceMotionUpdates()` dropped the
+    /// processor in a second critical section, and a start between the two left device motion
+    /// "active" and silent (636 of 20,000 trials).
+    @Test func racingStartAndStopLeaveAConsistentState() throws {
+        let source = EndlessSource()
+        let manager = MotionManager(source: source)
+        manager.startGyroUpdates()  // the worker keeps running whatever device motion does
+        defer { manager.stopGyroUpdates() }
+        var activeTrials = 0
+        for trial in 0..<3000 {
+            let bothReady = DispatchGroup()
+            let go = DispatchSemaphore(value: 0)
+            let done = DispatchGroup()
+            for start in [true, false] {
+                bothReady.enter()
+                done.enter()
+                Thread {
+                    bothReady.leave()
+                    go.wait()
+                    if start { manager.startDeviceMotionUpdates(using: .xArbitraryZVertical) } else { manager.stopDeviceMotionUpdates() }
+                    done.leave()
+                }.start()
+            }
+            bothReady.wait()
+            go.signal()
+            go.signal()
+            done.wait()
+            if manager.isDeviceMotionActive {
+                activeTrials += 1
+                // Active means delivering: a new sample arrives (the source never ends).
+                let before = source.taken.withLock { $0 }
+                let seen = manager.deviceMotion?.timestamp ?? -1
+                var delivered = false
+                for _ in 0..<2000 {
+                    if let t = manager.deviceMotion?.timestamp, t > seen, source.taken.withLock({ $0 }) > before {
+                        delivered = true
+                        break
+                    }
+                    Thread.sleep(forTimeInterval: 0.001)
+                }
+                #expect(delivered, "trial \(trial): device motion active but silent")
+                if !delivered { break }
+            }
+            manager.stopDeviceMotionUpdates()
+        }
+        #expect(activeTrials > 0)
+    }
+
+    /// A manager its owner lets go of while a service runs is freed, and its worker stops taking
+    /// samples. Before, the worker thread held the manager for ever and kept reading.
+    @Test func aReleasedManagerStopsItsWorkerAndIsFreed() async throws {
+        let source = EndlessSource()
+        weak var released: MotionManager?
+        var stream: AsyncStream<GyroData>?
+        do {
+            let manager = MotionManager(source: source)
+            manager.startDeviceMotionUpdates(using: .xArbitraryZVertical)
+            stream = manager.gyroUpdates()
+            released = manager
+            while source.taken.withLock({ $0 }) < 100 { try await Task.sleep(for: .milliseconds(1)) }
+            withExtendedLifetime(manager) {}  // the owner's last use: released here
+        }
+        var freed = false
+        for _ in 0..<2000 where !freed {
+            freed = released == nil
+            if !freed { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        #expect(freed, "the manager is still alive")
+        let taken = source.taken.withLock { $0 }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(source.taken.withLock { $0 } <= taken + 1, "the worker still reads")
+        // Its streams have finished: iterating one ends after what it had buffered.
+        var buffered = 0
+        if let stream { for await _ in stream { buffered += 1 } }
+        #expect(buffered > 0)
+    }
+}
+
+/// A source that never ends: a device at rest, 1 kHz timestamps, counting the samples taken.
+final class EndlessSource: MotionSource, @unchecked Sendable {
+    // @unchecked Sendable: `taken` is a Mutex; `sensors` is immutable.
+    let taken = Mutex(0)
+    var sensors: SensorSet { .all }
+    func next() throws -> SensorSample? {
+        let k = taken.withLock { n -> Int in
+            n += 1
+            return n
+        }
+        return SensorSample(
+            timestamp: Double(k) * 0.001, gyroscope: SIMD3(0.001, 0, 0), accelerometer: SIMD3(0, 0, 9.81),
+            magnetometer: SIMD3(20, 0, -45))
+    }
 }

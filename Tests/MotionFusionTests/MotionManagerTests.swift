@@ -126,7 +126,7 @@ struct MotionManagerTests {
         manager.startRecording(to: recorder)
         manager.startAccelerometerUpdates()
         manager.waitUntilFinished()
-        recorder.sync()
+        try recorder.sync()
         // A process killed in the middle of a write leaves part of a line.
         let handle = try #require(FileHandle(forWritingAtPath: path))
         handle.seekToEndOfFile()
@@ -219,7 +219,7 @@ struct MotionManagerTests {
         handle.write("77.0,0.5".data(using: .utf8)!)
         try handle.close()
         let recorder = try MotionRecorder(path: output)
-        recorder.append(SensorSample(timestamp: 1000, gyroscope: .zero, accelerometer: nil, magnetometer: nil))
+        try recorder.append(SensorSample(timestamp: 1000, gyroscope: .zero, accelerometer: nil, magnetometer: nil))
         let again = try MotionRecorder.read(path: output)
         #expect(again.count == back.count + 1 && again.last?.timestamp == 1000 && again.last?.accelerometer == nil)
     }

@@ -12,13 +12,21 @@
 /// `nan` for a sensor absent from a sample), so a recording can be fused, replayed
 /// (``CSVReplaySource``) or evaluated as it is.
 ///
-/// Durability: the file is opened with `O_APPEND`; every sample is formatted completely in memory
-/// and written with one `write(2)` call, so the file only ever grows by whole lines, except that a
-/// process killed (or a disk filled) in the middle of that one call can leave a partial last line.
-/// ``read(path:from:to:)`` drops a last line without its newline, so such a file reads back with
-/// at most that one sample lost. ``sync()`` (also every ``syncInterval`` samples) asks the kernel
-/// to put the data on disk, for power loss. Appending to an existing recording continues it; its
-/// header must match, and a partial last line left by a crash is cut off first.
+/// Durability:
+/// - Every sample is formatted completely in memory and appended with one `write(2)` call (the
+///   file is opened with `O_APPEND`). When a write fails or is cut short (a full disk, a removed
+///   device), the partial line is truncated away at once, ``append(_:)`` throws
+///   ``RecorderError/cannotWrite(path:reason:)`` and the recorder stops: later appends throw the
+///   same error. The file therefore ends on a whole line.
+/// - A process killed in the middle of that one call can still leave a partial last line.
+///   ``read(path:from:to:)`` keeps every whole line and reports such a cut; appending to the file
+///   later (a new recorder on it) truncates the partial line first, so nothing is glued onto it.
+/// - What survives: a line whose `append` returned is in the kernel's page cache and survives the
+///   process being killed. For power loss, ``sync()`` asks the kernel to put everything on disk
+///   (`fsync`); it runs every ``syncInterval`` samples (default 1,000: 10 s at 100 Hz) and should
+///   be called when a recording stops (`motion record` does). A power cut loses at most what was
+///   appended since the last `fsync`.
+/// - One recorder per file: the truncation assumes no other process appends to it meanwhile.
 public final class MotionRecorder: @unchecked Sendable {
     // @unchecked Sendable: the mutable state (`fd`'s offset, `pending`, `buffer`) is read and written
     // only between `lock.lock()` and `lock.unlock()` (`append` and `sync` take the lock first; `init`
@@ -30,6 +38,10 @@ public final class MotionRecorder: @unchecked Sendable {
     public let syncInterval: Int
     private let lock = NSLockLike()
     private var fd: Int32
+    /// Bytes of whole lines in the file: where a failed write is cut back to.
+    private var length: off_t = 0
+    /// The failure that stopped the recorder, if one did.
+    private var failure: RecorderError?
     private var pending = 0
     private var buffer: [UInt8] = []
 
@@ -38,7 +50,8 @@ public final class MotionRecorder: @unchecked Sendable {
     /// Opens (creating if needed) the recording at `path`.
     ///
     /// - Throws: ``RecorderError/cannotOpen(path:reason:)``; ``RecorderError/wrongHeader(path:)`` when
-    ///   an existing non-empty file does not start with ``header``.
+    ///   an existing non-empty file does not start with ``header``;
+    ///   ``RecorderError/cannotWrite(path:reason:)`` when the header of a new file cannot be written.
     public init(path: String, syncInterval: Int = 1000) throws(RecorderError) {
         self.path = path
         self.syncInterval = max(0, syncInterval)
@@ -48,7 +61,13 @@ public final class MotionRecorder: @unchecked Sendable {
         fstat(fd, &info)
         if info.st_size == 0 {
             let bytes = Array(Self.header.utf8)
-            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard written == bytes.count else {
+                let reason = written < 0 ? String(cString: strerror(errno)) : "the header was cut short (is the disk full?)"
+                if written > 0 { _ = ftruncate(fd, 0) }
+                Glibc_close(fd)
+                throw .cannotWrite(path: path, reason: reason)
+            }
         } else {
             // The first line must be the header.
             let reader = open(path, O_RDONLY | O_CLOEXEC)
@@ -66,17 +85,22 @@ public final class MotionRecorder: @unchecked Sendable {
                 if keep > 0 { _ = ftruncate(fd, off_t(keep)) }
             }
         }
+        length = lseek(fd, 0, SEEK_END)
         buffer.reserveCapacity(256)
     }
 
     deinit { Glibc_close(fd) }
 
-    /// Appends one sample as one line, with one `write` call. Returns false if the write failed (the
-    /// disk is full or the file is gone); the file then holds whole lines plus at most a partial one.
-    @discardableResult
-    public func append(_ sample: SensorSample) -> Bool {
+    /// Appends one sample as one line, with one `write` call, and every ``syncInterval`` samples
+    /// syncs the file.
+    ///
+    /// - Throws: ``RecorderError/cannotWrite(path:reason:)`` when the line could not be written
+    ///   whole or the sync failed (the partial line is truncated away); the recorder is stopped
+    ///   then, and every later call throws the same error.
+    public func append(_ sample: SensorSample) throws(RecorderError) {
         lock.lock()
         defer { lock.unlock() }
+        if let failure { throw failure }
         buffer.removeAll(keepingCapacity: true)
         func field(_ v: Double) {
             buffer.append(UInt8(ascii: ","))
@@ -90,22 +114,44 @@ public final class MotionRecorder: @unchecked Sendable {
             field(x.z)
         }
         buffer.append(UInt8(ascii: "\n"))
-        let written = buffer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == buffer.count else { return false }
-        pending += 1
-        if syncInterval > 0 && pending >= syncInterval {
-            fsync(fd)
-            pending = 0
+        var written = -1
+        repeat {
+            written = buffer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        } while written < 0 && errno == EINTR
+        guard written == buffer.count else {
+            let reason = written < 0 ? String(cString: strerror(errno)) : "only \(written) of \(buffer.count) bytes written (is the disk full?)"
+            throw stop(because: reason, partialLine: written > 0)
         }
-        return true
+        length += off_t(written)
+        pending += 1
+        if syncInterval > 0 && pending >= syncInterval { try syncLocked() }
     }
 
-    /// Asks the kernel to write everything appended so far to the disk.
-    public func sync() {
+    /// Asks the kernel to write everything appended so far to the disk (`fsync`).
+    ///
+    /// - Throws: ``RecorderError/cannotWrite(path:reason:)`` if the recorder has stopped or the
+    ///   sync failed (the recorder stops then).
+    public func sync() throws(RecorderError) {
         lock.lock()
-        fsync(fd)
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        try syncLocked()
+    }
+
+    private func syncLocked() throws(RecorderError) {
+        guard fsync(fd) == 0 else { throw stop(because: "cannot sync: \(String(cString: strerror(errno)))", partialLine: false) }
         pending = 0
-        lock.unlock()
+    }
+
+    /// Stops the recorder with the error for `reason`, first cutting a partial line away.
+    private func stop(because reason: String, partialLine: Bool) -> RecorderError {
+        var reason = reason
+        if partialLine, ftruncate(fd, length) != 0 {
+            reason += "; the partial line could not be removed (\(String(cString: strerror(errno))))"
+        }
+        let error = RecorderError.cannotWrite(path: path, reason: reason)
+        failure = error
+        return error
     }
 
     /// Reads the samples with `from ≤ t ≤ to` back. A last line without its newline (a write cut
@@ -179,10 +225,14 @@ public final class MotionRecorder: @unchecked Sendable {
 public enum RecorderError: Error, Sendable, Hashable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case wrongHeader(path: String)
+    /// A sample could not be appended whole, or the file not synced; the recorder has stopped and
+    /// the file ends on its last whole line.
+    case cannotWrite(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open \(path) for appending: \(reason)"
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason); the recording stopped"
         case .wrongHeader(let path): "\(path) exists and is not a MotionRecorder recording (its first line is not \(MotionRecorder.header.dropLast()))"
         }
     }

@@ -59,13 +59,14 @@ public struct MagnetometerData: Sendable, Hashable {
 /// from any thread.
 public final class MotionManager: @unchecked Sendable {
     // @unchecked Sendable, and why it is sound:
-    // - Every `var` stored property below (the four services, `processor`, `recorder`, `running`,
+    // - Every `var` stored property below (the four services, `processor`, `recorder`,
+    //   `recordingFailureHandler`, `recordingFailure`, `running`,
     //   `workerAlive`, `ended`, `samples`, `sourceError`, `startError`, `referenceFrame`,
     //   `defaultDeclination`, `showsMovementDisplay`) is read and written only inside `lock`
     //   (`locked { }`, or `lock.lock()`…`unlock()` in `start` and `run`).
     // - The `let`s are immutable after `init`; `lock` and `finished` are thread-safe by design, and
     //   so is `MainQueueDelivery` (its own lock, never held while it calls out).
-    // - `source` is not Sendable, and only the worker thread calls it (`next()` in `run`). At most
+    // - `source` is not Sendable, and only the worker thread calls it (`next()` in `work`). At most
     //   one worker exists: `start` launches one only when `workerAlive` is false and sets it in the
     //   same critical section, and the worker clears it in the critical section it returns from.
     //   The thread launch orders `init`'s writes before the worker's reads.
@@ -149,6 +150,8 @@ public final class MotionManager: @unchecked Sendable {
     private var defaultDeclination: MagneticDeclination?
     private var showsMovementDisplay = false
     private var recorder: MotionRecorder?
+    private var recordingFailureHandler: (@Sendable (RecorderError) -> Void)?
+    private var recordingFailure: RecorderError?
     private var running = false
     private var workerAlive = false
     private var ended = false
@@ -365,16 +368,36 @@ public final class MotionManager: @unchecked Sendable {
         }
     }
     public func stopDeviceMotionUpdates() {
-        stop(\.deviceMotionService)
-        locked { processor = nil }
+        // In the same critical section as the service's stop: a start between the two would find
+        // the processor, keep it, and lose it to the second (active and silent).
+        stop(\.deviceMotionService) { $0.processor = nil }
     }
 
     // MARK: Recording and waiting
 
-    /// Appends every raw sample taken from now on to `recorder` (``MotionRecorder``), until
-    /// ``stopRecording()``.
-    public func startRecording(to recorder: MotionRecorder) { locked { self.recorder = recorder } }
-    public func stopRecording() { locked { recorder = nil } }
+    /// Appends every raw sample taken from the source from now on to `recorder`
+    /// (``MotionRecorder``), until ``stopRecording()``: also the sample the worker was taking when
+    /// the last service stopped, which no service receives.
+    ///
+    /// A recorder that cannot write (a full disk, a removed file) stops the recording: the manager
+    /// lets go of it, ``recordingError`` holds the error and `onFailure` is called with it once, on
+    /// the manager's worker thread (it may stop the services). The file ends on the last whole line
+    /// (see ``MotionRecorder``).
+    public func startRecording(to recorder: MotionRecorder, onFailure: (@Sendable (RecorderError) -> Void)? = nil) {
+        locked {
+            self.recorder = recorder
+            recordingFailureHandler = onFailure
+            recordingFailure = nil
+        }
+    }
+    public func stopRecording() {
+        locked {
+            recorder = nil
+            recordingFailureHandler = nil
+        }
+    }
+    /// The error that stopped the last recording, if a write failed.
+    public var recordingError: RecorderError? { locked { recordingFailure } }
 
     /// Blocks until the source ends or every service has stopped.
     ///
@@ -496,7 +519,11 @@ public final class MotionManager: @unchecked Sendable {
         }
         lock.unlock()
         if launch {
-            let thread = Thread { [self] in run() }
+            // The worker holds the manager only while it handles a sample, never while it waits in
+            // the source's `next()`: a manager released by its owner is freed, and its worker ends
+            // after the sample it is waiting for (see `deinit`).
+            nonisolated(unsafe) let source = self.source
+            let thread = Thread { [weak self] in Self.work(source: source, manager: { self }) }
             thread.name = "MotionManager"
             thread.start()
         }
@@ -531,10 +558,14 @@ public final class MotionManager: @unchecked Sendable {
         return stream
     }
 
-    private func stop<Value>(_ service: ReferenceWritableKeyPath<MotionManager, Service<Value>>) {
+    /// Stops a service (and runs `also` in the same critical section).
+    private func stop<Value>(
+        _ service: ReferenceWritableKeyPath<MotionManager, Service<Value>>, also: (MotionManager) -> Void = { _ in }
+    ) {
         let finishing = locked {
             let finishing = self[keyPath: service].finish(error: nil)
             self[keyPath: service].lastDelivered = -.infinity
+            also(self)
             if !anyActive { running = false }
             return finishing
         }
@@ -545,7 +576,8 @@ public final class MotionManager: @unchecked Sendable {
         accelerometer.active || gyro.active || magnetometer.active || deviceMotionService.active
     }
 
-    private func run() {
+    /// The worker's loop: takes a sample without holding the manager, then hands it over.
+    private static func work(source: any MotionSource, manager: () -> MotionManager?) {
         while true {
             let sample: SensorSample?
             var failure: (any Error)?
@@ -555,43 +587,89 @@ public final class MotionManager: @unchecked Sendable {
                 sample = nil
                 failure = error
             }
-            lock.lock()
-            guard running, let sample else {
-                var finishing: [() -> Void] = []
-                if sample == nil {
-                    ended = true
-                    sourceError = failure
-                    finishing += accelerometer.finish(error: failure)
-                    finishing += gyro.finish(error: failure)
-                    finishing += magnetometer.finish(error: failure)
-                    finishing += deviceMotionService.finish(error: failure)
-                }
-                running = false
-                workerAlive = false
-                lock.unlock()
-                for finish in finishing { finish() }
-                finished.lock()
-                finished.broadcast()
-                finished.unlock()
-                return
-            }
-            samples += 1
-            let recorder = self.recorder
-            let t = sample.timestamp
-            if let a = sample.accelerometer {
-                _ = accelerometer.offer(
-                    AccelerometerData(timestamp: t, acceleration: CoreMotionConversion.acceleration(specificForce: a)), at: t)
-            }
-            if let w = sample.gyroscope { _ = gyro.offer(GyroData(timestamp: t, rotationRate: w), at: t) }
-            if let m = sample.magnetometer {
-                _ = magnetometer.offer(MagnetometerData(timestamp: t, magneticField: m), at: t)
-            }
-            if deviceMotionService.active, processor != nil, let w = sample.gyroscope, let a = sample.accelerometer {
-                let motion = processor!.update(timestamp: t, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
-                _ = deviceMotionService.offer(motion, at: t)
-            }
-            lock.unlock()
-            recorder?.append(sample)  // file I/O outside the manager's lock (the recorder has its own)
+            guard let manager = manager(), manager.handle(sample, failure: failure) else { return }
         }
+    }
+
+    /// Delivers one sample taken from the source; false when the worker is to stop.
+    private func handle(_ taken: SensorSample?, failure: (any Error)?) -> Bool {
+        lock.lock()
+        let recorder = self.recorder
+        guard running, let sample = taken else {
+            var finishing: [() -> Void] = []
+            if let taken {
+                // Taken as the last service stopped: it reaches no service, but it came from the
+                // source, so the recording keeps it. Still the worker while it records (a start
+                // meanwhile finds it alive and launches no other, which could overtake it), it
+                // carries on if a service started again.
+                lock.unlock()
+                if let recorder { record(taken, to: recorder) }
+                lock.lock()
+                if running {
+                    lock.unlock()
+                    return true
+                }
+            } else {
+                ended = true
+                sourceError = failure
+                finishing += accelerometer.finish(error: failure)
+                finishing += gyro.finish(error: failure)
+                finishing += magnetometer.finish(error: failure)
+                finishing += deviceMotionService.finish(error: failure)
+            }
+            running = false
+            workerAlive = false
+            lock.unlock()
+            for finish in finishing { finish() }
+            finished.lock()
+            finished.broadcast()
+            finished.unlock()
+            return false
+        }
+        samples += 1
+        let t = sample.timestamp
+        if let a = sample.accelerometer {
+            _ = accelerometer.offer(
+                AccelerometerData(timestamp: t, acceleration: CoreMotionConversion.acceleration(specificForce: a)), at: t)
+        }
+        if let w = sample.gyroscope { _ = gyro.offer(GyroData(timestamp: t, rotationRate: w), at: t) }
+        if let m = sample.magnetometer {
+            _ = magnetometer.offer(MagnetometerData(timestamp: t, magneticField: m), at: t)
+        }
+        if deviceMotionService.active, processor != nil, let w = sample.gyroscope, let a = sample.accelerometer {
+            let motion = processor!.update(timestamp: t, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
+            _ = deviceMotionService.offer(motion, at: t)
+        }
+        lock.unlock()
+        if let recorder { record(sample, to: recorder) }
+        return true
+    }
+
+    /// Appends to the recorder outside the manager's lock (the recorder has its own); a failure
+    /// ends the recording (``startRecording(to:onFailure:)``).
+    private func record(_ sample: SensorSample, to recorder: MotionRecorder) {
+        do {
+            try recorder.append(sample)
+        } catch {
+            let handler: (@Sendable (RecorderError) -> Void)? = locked {
+                guard self.recorder === recorder else { return nil }
+                self.recorder = nil
+                recordingFailure = error
+                defer { recordingFailureHandler = nil }
+                return recordingFailureHandler
+            }
+            handler?(error)
+        }
+    }
+
+    /// A manager released by its owner ends its services: streams finish, and the worker stops
+    /// after the sample it is waiting for.
+    deinit {
+        var finishing: [() -> Void] = []
+        finishing += accelerometer.finish(error: nil)
+        finishing += gyro.finish(error: nil)
+        finishing += magnetometer.finish(error: nil)
+        finishing += deviceMotionService.finish(error: nil)
+        for finish in finishing { finish() }
     }
 }

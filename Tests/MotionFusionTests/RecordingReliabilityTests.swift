@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import MotionFusion
+
+/// A recording that cannot be written stops with an error and a file of whole lines; every sample
+/// taken from the source reaches the recorder; a recording never replays into itself.
+@Suite("Recording: full disks, stops and its own input")
+struct RecordingReliabilityTests {
+    /// Runs the built `motion` through bash (for `ulimit`), in `folder`.
+    static func shell(_ script: String, in folder: Folder) throws -> (status: Int32, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        process.environment = ProcessInfo.processInfo.environment.merging(["MOTION": try StandardOutputTests.binary()]) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, error)
+    }
+
+    /// Every line of a recording: whole (ends with a newline), ten numbers.
+    static func expectWholeLines(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(data.last == UInt8(ascii: "\n"), "the file ends inside a line", sourceLocation: sourceLocation)
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        #expect(lines.first.map(String.init) == String(MotionRecorder.header.dropLast()), sourceLocation: sourceLocation)
+        for (index, line) in lines.dropFirst().enumerated() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            #expect(fields.count == 10 && fields.allSatisfy { Double($0) != nil }, "line \(index + 2): \(line)", sourceLocation: sourceLocation)
+        }
+        return lines.count - 1
+    }
+
+    /// `motion record` on a disk that fills up (a 64 KiB file-size limit: writes past it are cut
+    /// short, then fail, as on a full disk): exit status 1 naming the file, the file ends on its last
+    /// whole line, and a later recording appends whole lines (nothing glued onto a partial one).
+    /// Before: "recorded 6001 samples", status 0, a partial last line, then a 12-field glued line.
+    @Test func fullDiskStopsTheRecordingOnAWholeLine() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        // `trap '' XFSZ`: past the limit the kernel signals SIGXFSZ; ignored, the write fails with EFBIG.
+        let full = try Self.shell(#"trap '' XFSZ; ulimit -f 64; exec "$MOTION" record --simulate walking -o rec.csv"#, in: folder)
+        #expect(full.status == 1, "\(full.error)")
+        #expect(full.error.contains("cannot write rec.csv") && full.error.contains("the recording stopped"), "\(full.error)")
+        let size = try folder.read("rec.csv").count
+        #expect(size <= 64 * 1024 && size > 32 * 1024, "\(size) bytes")
+        let first = try Self.expectWholeLines(folder["rec.csv"])
+        #expect(first > 100)
+        // Space comes back: the recording continues with whole lines.
+        let more = try Self.shell(#"exec "$MOTION" record --simulate walking --duration 1 -o rec.csv"#, in: folder)
+        #expect(more.status == 0, "\(more.error)")
+        let total = try Self.expectWholeLines(folder["rec.csv"])
+        #expect(total == first + 101)  // 1 s at 100 Hz: the samples at 0 … 1 s
+        #expect(try MotionRecorder.read(path: folder["rec.csv"]).count == total)
+    }
+
+    /// A recorder whose header cannot be written is an error, not a silent empty recording.
+    @Test func anUnwritableNewRecordingIsAnError() {
+        #expect(throws: RecorderError.cannotWrite(path: "/dev/full", reason: String(cString: strerror(ENOSPC)))) {
+            _ = try MotionRecorder(path: "/dev/full")
+        }
+    }
+
+    /// `motion record --replay F -o F` appended to the file it replayed, without end.
+    @Test func recordingIntoTheReplayedFileIsRefused() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        var text = MotionRecorder.header
+        for k in 0..<100 { text += "\(Double(k) * 0.01),0,0,0,0,0,9.81,nan,nan,nan\n" }
+        _ = try folder.write("rec.csv", text)
+        try FileManager.default.linkItem(atPath: folder["rec.csv"], toPath: folder["hard.csv"])
+        for output in ["rec.csv", "./rec.csv", "hard.csv"] {
+            let result = try Self.shell(#"exec "$MOTION" record --replay rec.csv -o "# + output, in: folder)
+            #expect(result.status == 1 && result.error.contains("is the file being replayed"), "\(output): \(result.error)")
+        }
+        #expect(try folder.read("rec.csv") == Data(text.utf8))
+    }
+
+    /// Services stopped and started again and again while the source runs: every sample the
+    /// source gave reaches the recorder once, in order — also the one taken as the last service
+    /// stopped (271 of 20,000 were lost before).
+    @Test func everySampleTakenReachesTheRecorderAcrossStops() throws {
+        var settings = SyntheticMotion.Settings()
+        settings.sampleRate = 1000
+        settings.duration = 20  // 20,001 samples
+        let recording = SyntheticMotion.generate(settings)
+        let folder = try Folder()
+        defer { folder.remove() }
+        let manager = MotionManager(source: RecordingSource(recording))
+        let recorder = try MotionRecorder(path: folder["rec.csv"], syncInterval: 0)
+        manager.startRecording(to: recorder)
+        var cycles = 0
+        while !manager.hasEnded {
+            manager.startGyroUpdates()
+            manager.stopGyroUpdates()
+            cycles += 1
+        }
+        manager.waitUntilFinished()
+        #expect(manager.recordingError == nil)
+        let recorded = try MotionRecorder.read(path: folder["rec.csv"]).map(\.timestamp)
+        let firstDifference = recorded.indices.first { $0 >= recording.count || recorded[$0] != recording.timestamps[$0] }
+        #expect(
+            recorded == recording.timestamps,
+            "\(recorded.count) of \(recording.count) in \(cycles) cycles; first difference at \(firstDifference ?? -1)")
+    }
+}
