@@ -182,7 +182,9 @@ struct MotionManagerStressTests {
             manager.startDeviceMotionUpdates(using: .xArbitraryZVertical)
             stream = manager.gyroUpdates()
             released = manager
-            while source.taken.withLock({ $0 }) < 100 { try await Task.sleep(for: .milliseconds(1)) }
+            // 100 samples taken after the stream was registered (the worker may have run ahead).
+            let registered = source.taken.withLock { $0 }
+            while source.taken.withLock({ $0 }) < registered + 100 { try await Task.sleep(for: .milliseconds(1)) }
             withExtendedLifetime(manager) {}  // the owner's last use: released here
         }
         var freed = false
