@@ -104,6 +104,7 @@ struct CalibrateMagnetometer: ParsableCommand {
     func run() throws {
         // The output is checked (not an input, not a link) before the work, and written after it.
         let file = try output.map { try OutputFile(path: $0, inputs: [input]) }
+        var report = Report(beside: file)
         let samples = try Self.readMagnetometer(input, unit: magUnit)
         let (field, source) = try strength()
         let calibration: MagnetometerCalibration
@@ -115,19 +116,19 @@ struct CalibrateMagnetometer: ParsableCommand {
         }
         let h = calibration.hardIron
         let (r0, r1, r2) = calibration.softIron.rows
-        print("magnetometer calibration from \(samples.count) samples of \(input)")
-        print("  model: \(used == .ellipsoid ? "ellipsoid (hard and soft iron)" : "sphere (hard iron only; the samples do not determine a full ellipsoid)")")
-        print("  hard iron (µT):  [\(h.x), \(h.y), \(h.z)]")
-        print("  soft iron:       [\(r0.x), \(r0.y), \(r0.z)]")
-        print("                   [\(r1.x), \(r1.y), \(r1.z)]")
-        print("                   [\(r2.x), \(r2.y), \(r2.z)]")
-        print("  field strength:  \(calibration.fieldStrength) µT (\(source))")
-        print("  residual (RMS of |m| − field strength): \(format(calibration.residual, digits: 4)) µT, accuracy \(calibration.accuracy.rawValue)")
-        print("  |m| before (µT): \(NormSpread(samples).text)")
-        print("  |m| after  (µT): \(NormSpread(samples.map { calibration.apply($0) }).text)")
+        print("magnetometer calibration from \(samples.count) samples of \(input)", to: &report)
+        print("  model: \(used == .ellipsoid ? "ellipsoid (hard and soft iron)" : "sphere (hard iron only; the samples do not determine a full ellipsoid)")", to: &report)
+        print("  hard iron (µT):  [\(h.x), \(h.y), \(h.z)]", to: &report)
+        print("  soft iron:       [\(r0.x), \(r0.y), \(r0.z)]", to: &report)
+        print("                   [\(r1.x), \(r1.y), \(r1.z)]", to: &report)
+        print("                   [\(r2.x), \(r2.y), \(r2.z)]", to: &report)
+        print("  field strength:  \(calibration.fieldStrength) µT (\(source))", to: &report)
+        print("  residual (RMS of |m| − field strength): \(format(calibration.residual, digits: 4)) µT, accuracy \(calibration.accuracy.rawValue)", to: &report)
+        print("  |m| before (µT): \(NormSpread(samples).text)", to: &report)
+        print("  |m| after  (µT): \(NormSpread(samples.map { calibration.apply($0) }).text)", to: &report)
         if let file {
             try CalibrationFile.write(calibration, sensor: .magnetometer, to: file)
-            print("  written to \(file.path)")
+            print("  written to \(file.path)", to: &report)
         }
     }
 
@@ -193,13 +194,13 @@ struct InertialInput: ParsableArguments {
     }
 }
 
-func describe(_ c: InertialCalibration, unit: String) {
+func describe(_ c: InertialCalibration, unit: String, to report: inout Report) {
     let m = c.misalignment.rows
-    print("  bias (\(unit)):     [\(c.bias.x), \(c.bias.y), \(c.bias.z)]")
-    print("  sensitivity:     [\(c.sensitivity.x), \(c.sensitivity.y), \(c.sensitivity.z)]")
-    print("  misalignment:    [\(m.0.x), \(m.0.y), \(m.0.z)]")
-    print("                   [\(m.1.x), \(m.1.y), \(m.1.z)]")
-    print("                   [\(m.2.x), \(m.2.y), \(m.2.z)]")
+    print("  bias (\(unit)):     [\(c.bias.x), \(c.bias.y), \(c.bias.z)]", to: &report)
+    print("  sensitivity:     [\(c.sensitivity.x), \(c.sensitivity.y), \(c.sensitivity.z)]", to: &report)
+    print("  misalignment:    [\(m.0.x), \(m.0.y), \(m.0.z)]", to: &report)
+    print("                   [\(m.1.x), \(m.1.y), \(m.1.z)]", to: &report)
+    print("                   [\(m.2.x), \(m.2.y), \(m.2.z)]", to: &report)
 }
 
 /// `motion calibrate accelerometer`.
@@ -217,6 +218,7 @@ struct CalibrateAccelerometer: ParsableCommand {
 
     func run() throws {
         let file = try options.outputFile()
+        var report = Report(beside: file)
         let recording = try options.recording()
         let result: AccelerometerCalibrator.Result
         do throws(CalibrationError) {
@@ -224,15 +226,15 @@ struct CalibrateAccelerometer: ParsableCommand {
         } catch {
             throw CommandFailure("\(options.input): \(error)")
         }
-        print("accelerometer calibration from \(result.segments.count) static segments of \(options.input)")
-        describe(result.calibration, unit: "m/s²")
-        print("  model: \(result.estimatesMisalignment ? "bias, sensitivity and misalignment" : "bias and sensitivity")")
-        if let note = result.note { print("  note: \(note)") }
-        print("  residual (RMS of |a| − g over the orientations): \(format(result.residual, digits: 5)) m/s²")
-        print("  Gauss–Newton iterations: \(result.iterations), condition number \(format(result.conditionNumber, digits: 1))")
+        print("accelerometer calibration from \(result.segments.count) static segments of \(options.input)", to: &report)
+        describe(result.calibration, unit: "m/s²", to: &report)
+        print("  model: \(result.estimatesMisalignment ? "bias, sensitivity and misalignment" : "bias and sensitivity")", to: &report)
+        if let note = result.note { print("  note: \(note)", to: &report) }
+        print("  residual (RMS of |a| − g over the orientations): \(format(result.residual, digits: 5)) m/s²", to: &report)
+        print("  Gauss–Newton iterations: \(result.iterations), condition number \(format(result.conditionNumber, digits: 1))", to: &report)
         if let file {
             try CalibrationFile.write(result.calibration, sensor: .accelerometer, to: file)
-            print("  written to \(file.path)")
+            print("  written to \(file.path)", to: &report)
         }
     }
 }
@@ -265,6 +267,7 @@ struct CalibrateGyroscope: ParsableCommand {
 
     func run() throws {
         let file = try options.outputFile()
+        var report = Report(beside: file)
         let recording = try options.recording()
         let known = knownRotation.map {
             GyroscopeCalibrator.KnownRotation(angle: $0 * .pi / 180, axis: axis)
@@ -275,17 +278,17 @@ struct CalibrateGyroscope: ParsableCommand {
         } catch {
             throw CommandFailure("\(options.input): \(error)")
         }
-        print("gyroscope calibration from \(result.segments.count) static segments of \(options.input)")
-        describe(result.calibration, unit: "rad/s")
+        print("gyroscope calibration from \(result.segments.count) static segments of \(options.input)", to: &report)
+        describe(result.calibration, unit: "rad/s", to: &report)
         let se = result.biasStandardError
-        print("  bias standard error (rad/s): [\(se.x), \(se.y), \(se.z)]")
+        print("  bias standard error (rad/s): [\(se.x), \(se.y), \(se.z)]", to: &report)
         if let rotation = result.rotation {
             let r = rotation.integratedRotation
-            print("  known rotation: integrated [\(r.x), \(r.y), \(r.z)] rad between \(rotation.startTime) s and \(rotation.endTime) s, sensitivity \(rotation.sensitivity)")
+            print("  known rotation: integrated [\(r.x), \(r.y), \(r.z)] rad between \(rotation.startTime) s and \(rotation.endTime) s, sensitivity \(rotation.sensitivity)", to: &report)
         }
         if let file {
             try CalibrationFile.write(result.calibration, sensor: .gyroscope, to: file)
-            print("  written to \(file.path)")
+            print("  written to \(file.path)", to: &report)
         }
     }
 }

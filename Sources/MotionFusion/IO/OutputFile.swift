@@ -143,6 +143,44 @@ public final class OutputFile: TextOutputStream {
     /// Whether a write has failed (``commit()`` will throw).
     public var hasFailed: Bool { failure != nil }
 
+    /// True when the output goes where standard output goes (`-`, `/dev/stdout`, or the device or
+    /// FIFO standard output is open on), so that a command prints its messages elsewhere.
+    public var writesToStandardOutput: Bool {
+        guard mode == .writeThrough, let mine = Self.identity(of: descriptor) else { return false }
+        return Self.identity(of: 1).map { $0 == mine } ?? false
+    }
+
+    /// True when both outputs end up in the same place: the same device, FIFO or descriptor's
+    /// file, or the same path once its folder's links and `.`/`..` are resolved.
+    public func isSameDestination(as other: OutputFile) -> Bool {
+        switch (mode, other.mode) {
+        case (.writeThrough, .writeThrough):
+            guard let mine = Self.identity(of: descriptor), let theirs = Self.identity(of: other.descriptor) else { return false }
+            return mine == theirs
+        case (.replace, .replace):
+            guard let mine = Self.resolvedTarget(path), let theirs = Self.resolvedTarget(other.path) else { return path == other.path }
+            return mine == theirs
+        default:
+            return false
+        }
+    }
+
+    /// The device and inode an open descriptor is on.
+    private static func identity(of fd: Int32) -> [UInt64]? {
+        guard fd >= 0 else { return nil }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { return nil }
+        return [UInt64(status.st_dev), UInt64(status.st_ino)]
+    }
+
+    /// The output's path with its folder resolved (`realpath`), or nil if the folder cannot be.
+    private static func resolvedTarget(_ path: String) -> String? {
+        let (folder, base) = split(path)
+        guard let resolved = realpath(folder, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved) + "/" + base
+    }
+
     /// Appends bytes. After a failure, or after ``commit()`` or ``abandon()``, does nothing.
     public func write(_ bytes: UnsafeRawBufferPointer) {
         guard state == .open, failure == nil, let base = bytes.baseAddress, bytes.count > 0 else { return }
