@@ -74,6 +74,9 @@ struct RecordCommand: ParsableCommand {
         } else {
             source = RecordingSource(MotionScenario.named(simulate!)!.generate(), pacing: pacing)
         }
+        if output == "-" {
+            throw CommandFailure("-o -: a recording is appended to, truncated and synced, so it must be a file")
+        }
         // Appending to the file being replayed would feed the replay its own output without end.
         if let replay, Self.sameFile(replay, output) {
             throw CommandFailure("\(output) is the file being replayed (--replay \(replay)); record to another file")

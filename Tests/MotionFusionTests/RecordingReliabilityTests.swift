@@ -59,11 +59,33 @@ struct RecordingReliabilityTests {
         #expect(try MotionRecorder.read(path: folder["rec.csv"]).count == total)
     }
 
-    /// A recorder whose header cannot be written is an error, not a silent empty recording.
-    @Test func anUnwritableNewRecordingIsAnError() {
-        #expect(throws: RecorderError.cannotWrite(path: "/dev/full", reason: String(cString: strerror(ENOSPC)))) {
-            _ = try MotionRecorder(path: "/dev/full")
+    /// A recording is a regular file reached by its own name: devices, FIFOs and symbolic links are
+    /// refused (a planted link redirected the appends; `-o /dev/stdout` appended to a terminal),
+    /// and `-o -` names no file; a new file whose header cannot be written is an error, not a silent
+    /// empty recording.
+    @Test func recordingsAreRegularFilesNeverLinks() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        _ = try folder.write("victim.txt", "keep me\n")
+        try FileManager.default.createSymbolicLink(atPath: folder["link.csv"], withDestinationPath: folder["victim.txt"])
+        #expect(mkfifo(folder["pipe.csv"], 0o600) == 0)
+        for path in ["/dev/full", "/dev/null", folder["link.csv"], folder["pipe.csv"], folder.path] {
+            #expect(throws: RecorderError.self, "\(path)") { _ = try MotionRecorder(path: path) }
+            do {
+                _ = try MotionRecorder(path: path)
+            } catch {
+                guard case .cannotOpen(let named, _) = error else { Issue.record("\(path): \(error)"); continue }
+                #expect(named == path)
+            }
         }
+        #expect(try folder.read("victim.txt") == Data("keep me\n".utf8))
+        let dash = try Self.shell(#"exec "$MOTION" record --simulate walking --duration 1 -o -"#, in: folder)
+        #expect(dash.status == 1 && dash.error.contains("-o -"), "\(dash.error)")
+        // No room even for the header.
+        let full = try Self.shell(#"trap '' XFSZ; ulimit -f 0; exec "$MOTION" record --simulate walking --duration 1 -o new.csv"#, in: folder)
+        #expect(full.status == 1 && full.error.contains("cannot write new.csv"), "\(full.error)")
+        #expect(folder.names == ["link.csv", "new.csv", "pipe.csv", "victim.txt"])
+        #expect(try folder.read("new.csv").isEmpty)
     }
 
     /// `motion record --replay F -o F` appended to the file it replayed, without end.

@@ -47,7 +47,8 @@ public final class MotionRecorder: @unchecked Sendable {
 
     public static let header = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n"
 
-    /// Opens (creating if needed) the recording at `path`.
+    /// Opens (creating if needed) the recording at `path`: a regular file, never reached through a
+    /// symbolic link (``RecorderError/cannotOpen(path:reason:)`` otherwise).
     ///
     /// - Throws: ``RecorderError/cannotOpen(path:reason:)``; ``RecorderError/wrongHeader(path:)`` when
     ///   an existing non-empty file does not start with ``header``;
@@ -55,10 +56,19 @@ public final class MotionRecorder: @unchecked Sendable {
     public init(path: String, syncInterval: Int = 1000) throws(RecorderError) {
         self.path = path
         self.syncInterval = max(0, syncInterval)
-        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        // Never through a symbolic link (a planted link would redirect the appends), and only into
+        // a regular file (a recording is truncated and synced, which devices and pipes are not).
+        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+        guard fd >= 0 else {
+            let reason = errno == ELOOP ? "it is a symbolic link (give the file it points to)" : String(cString: strerror(errno))
+            throw .cannotOpen(path: path, reason: reason)
+        }
         var info = stat()
-        fstat(fd, &info)
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            Glibc_close(fd)
+            throw .cannotOpen(path: path, reason: "not a regular file (a recording is appended to, truncated and synced)")
+        }
+        _ = fcntl(fd, F_SETFL, O_WRONLY | O_APPEND)  // blocking writes, as usual for a file
         if info.st_size == 0 {
             let bytes = Array(Self.header.utf8)
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
