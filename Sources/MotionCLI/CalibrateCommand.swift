@@ -253,15 +253,15 @@ struct CalibrateGyroscope: ParsableCommand {
 
     @OptionGroup var options: InertialInput
 
-    @Option(help: "The angle of a known rotation in the recording, degrees.")
+    @Option(parsing: .unconditional, help: "The angle of a known rotation in the recording, degrees (its magnitude counts; -90 is a quarter turn too).")
     var knownRotation: Double?
 
     @Option(help: "The axis of the known rotation: x, y or z (default: the dominant one).")
     var axis: GyroscopeCalibrator.Axis?
 
     func validate() throws {
-        if let knownRotation, !(knownRotation.isFinite && knownRotation > 0) {
-            throw ValidationError("--known-rotation must be a positive number of degrees")
+        if let knownRotation, !(knownRotation.isFinite && knownRotation != 0) {
+            throw ValidationError("--known-rotation must be a finite, non-zero number of degrees, got \(knownRotation)")
         }
     }
 

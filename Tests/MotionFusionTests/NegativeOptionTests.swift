@@ -49,6 +49,14 @@ struct NegativeOptionTests {
         #expect(command.latitude == -33.87 && command.longitude == -70.65 && command.heightKm == -0.01)
     }
 
+    /// A clockwise known rotation is a negative angle ("Missing value for '--known-rotation'" before).
+    @Test func calibrateGyroscopeTakesAClockwiseKnownRotation() throws {
+        let command = try CalibrateGyroscope.parse(["input.csv", "--known-rotation", "-90", "--axis", "z"])
+        #expect(command.knownRotation == -90)
+        #expect(throws: (any Error).self) { try CalibrateGyroscope.parse(["input.csv", "--known-rotation", "0"]) }
+        #expect(throws: (any Error).self) { try CalibrateGyroscope.parse(["input.csv", "--known-rotation", "nan"]) }
+    }
+
     @Test func aLongitudeFarOutsideTheCircleIsRefused() {
         for longitude in ["1e308", "-1e308", "361"] {
             var message = ""
