@@ -146,6 +146,7 @@ struct CalibrateMagnetometer: ParsableCommand {
                 if m.x.isNaN && m.y.isNaN && m.z.isNaN { continue }  // no magnetometer this row
                 samples.append(m * unit.toMicrotesla)
             }
+            warnAboutCut(reader.partialLastLine, in: path)
             return samples
         } catch {
             throw CommandFailure("\(path): \(error)")
@@ -187,7 +188,9 @@ struct InertialInput: ParsableArguments {
 
     func recording() throws -> IMURecording {
         do throws(CSVError) {
-            return try IMURecording.read(path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit)
+            let recording = try IMURecording.read(path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit)
+            warnAboutCut(recording.partialLastLine, in: input)
+            return recording
         } catch {
             throw CommandFailure("\(input): \(error)")
         }

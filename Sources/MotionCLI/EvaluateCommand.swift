@@ -149,6 +149,7 @@ struct EvaluateCommand: ParsableCommand {
                     }
                 }
             }
+            warnAboutCut(reader.partialLastLine, in: path)
             return table
         } catch {
             throw CommandFailure("\(path): \(error)")

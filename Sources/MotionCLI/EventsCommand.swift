@@ -71,6 +71,7 @@ struct EventsCommand: ParsableCommand {
             file.abandon()
             throw CommandFailure("\(input): \(error)")
         }
+        warnAboutCut(reader.csv.partialLastLine, in: input)
         detector.finish(at: last, into: &events)
         write(&events)
         try file.commit()

@@ -211,6 +211,7 @@ struct FuseCommand: ParsableCommand {
         }
         try writer?.finish()
         progress.finish(rows: rows)
+        warnAboutCut(reader.csv.partialLastLine, in: input)
         if stopAfter != .write {
             let detail = stopAfter == .filter ? ", last qw \(lastW)" : ""
             FileHandle.standardError.write(

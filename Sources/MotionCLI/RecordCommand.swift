@@ -95,6 +95,7 @@ struct RecordCommand: ParsableCommand {
         }
         if let failure { throw CommandFailure("\(failure)") }
         if let error = manager.error { throw CommandFailure("source: \(error)") }
+        if let replay, let replaying = source as? CSVReplaySource { warnAboutCut(replaying.partialLastLine, in: replay) }
         FileHandle.standardError.write("recorded \(manager.sampleCount) samples to \(output)\n".data(using: .utf8)!)
     }
 

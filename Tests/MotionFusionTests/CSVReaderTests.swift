@@ -20,7 +20,7 @@ struct CSVReaderTests {
     }
 
     @Test func columnsInAnyOrderOtherColumnsIgnoredCRLFAndBOM() throws {
-        let text = "\u{FEFF}ax,ay,az,extra,t,gz,gy,gx\r\n0,0,9.8,hello,0.5,3,2,1\r\n0,0,9.8,x,0.6,3,2,1"
+        let text = "\u{FEFF}ax,ay,az,extra,t,gz,gy,gx\r\n0,0,9.8,hello,0.5,3,2,1\r\n0,0,9.8,x,0.6,3,2,1\r\n"
         let records = try Self.readAll(text)
         #expect(records.count == 2)
         #expect(records[0].timestamp == 0.5 && records[0].gyroscope == SIMD3(1, 2, 3))
@@ -67,11 +67,27 @@ struct CSVReaderTests {
                 == "line 3, column 4 (gz): 'abc' is not a number")
     }
 
-    @Test func truncatedLastLineIsReportedNotGuessed() {
-        // A file cut in the middle of a line: the short line is an error, not a silent row.
-        #expect(throws: CSVError.wrongFieldCount(line: 3, expected: 7, found: 3)) {
-            try Self.readAll("t,gx,gy,gz,ax,ay,az\n0,0,0,0,0,0,1\n1,0,0")
+    /// A file cut in the middle of a line (a crash or a full disk during a write): the cut line is
+    /// never read, not even when what is left of it still parses (`-40.14` cut to `-4`, which was
+    /// read as -4 before, or a short line, which rejected the whole file), and it is reported.
+    @Test func truncatedLastLineIsReportedNotGuessed() throws {
+        let whole = "t,gx,gy,gz,ax,ay,az\n0,0,0,0,0,0,1\n"
+        for (cut, bytes) in [("1,0,0", 5), ("1,0,0,0,0,0,-4", 14), ("1,0,0,0,0,0,-40.1\r", 18)] {
+            let reader = try IMUCSVReader(path: Self.file(whole + cut))
+            var records: [IMURecord] = []
+            while let record = try reader.next() { records.append(record) }
+            #expect(records.count == 1 && records[0].line == 2, "\(cut)")
+            #expect(reader.csv.partialLastLine == CSVPartialLine(line: 3, byteCount: bytes), "\(cut)")
         }
+        // A whole file reports no cut, and trailing spaces without a newline are a blank line.
+        for text in [whole, whole + "  ", whole + "\r"] {
+            let reader = try IMUCSVReader(path: Self.file(text))
+            while try reader.next() != nil {}
+            #expect(reader.csv.partialLastLine == nil)
+        }
+        // A header alone, without its newline, is still a header (and the file has no data).
+        #expect(throws: CSVError.noData) { try Self.readAll("t,gx,gy,gz,ax,ay,az") }
+        #expect(CSVPartialLine(line: 5302, byteCount: 37).description == "line 5302 has no newline (37 bytes, cut short?): it was not read")
     }
 
     @Test func largeFileStreamsAcrossChunks() throws {
@@ -130,7 +146,7 @@ struct CSVReaderNumberTests {
             let pad = String(repeating: "p", count: long ? 300_000 + Int(random.next() % 1000) : Int(random.next() % 40))
             let v = (Double(random.next() >> 11) / 0x1p53 - 0.5) * 1e3
             expected.append((Double(k) * 0.01, v))
-            file += "\(Double(k) * 0.01),\(pad),\(v)" + (k == 39_999 ? "" : random.next() % 2 == 0 ? "\r\n" : "\n")
+            file += "\(Double(k) * 0.01),\(pad),\(v)" + (random.next() % 2 == 0 ? "\r\n" : "\n")
         }
         let reader = try CSVReader(path: CSVReaderTests.file(file))
         var values: [Double] = []

@@ -39,10 +39,10 @@ struct BadFile: Sendable, CustomTestStringConvertible {
             name: "an unknown unit in the header", text: "t,gx,gy,gz,ax (G),ay (G),az (G)\n" + rows(0..<2),
             error: .unknownUnit(quantity: .accelerometer, column: 5, name: "ax (G)", unit: "G")),
         BadFile(
-            name: "a truncated last line", text: header + rows(0..<2) + "0.02,0.1,0.",
+            name: "a short line, then more", text: header + rows(0..<2) + "0.02,0.1,0.\n" + rows(3..<4),
             error: .wrongFieldCount(line: 4, expected: 7, found: 3)),
         BadFile(
-            name: "a truncated last line, CRLF", text: header + rows(0..<2, lineEnd: "\r\n") + "0.02,0.1,0.",
+            name: "a short line, CRLF, then more", text: header + rows(0..<2, lineEnd: "\r\n") + "0.02,0.1,0.\r\n" + rows(3..<4, lineEnd: "\r\n"),
             error: .wrongFieldCount(line: 4, expected: 7, found: 3)),
         BadFile(
             name: "too many fields", text: header + rows(0..<1) + "0.01,0.1,0.2,0.3,0,0,9.81,5\n",
@@ -152,10 +152,10 @@ struct HostileInputFileTests {
         }
         let plain = ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz"]
         let shuffled = ["note", "mz", "ax", "t", "gy", "my", "gx", "az", "mx", "gz", "ay"]
-        func file(_ order: [String], lineEnd: String, prefix: String = "", blankEvery: Int = 0, finalNewline: Bool = true) -> String {
+        func file(_ order: [String], lineEnd: String, prefix: String = "", blankEvery: Int = 0) -> String {
             var text = prefix + order.joined(separator: ",") + lineEnd
             for k in 0..<samples.count {
-                text += row(k, order) + (k == samples.count - 1 && !finalNewline ? "" : lineEnd)
+                text += row(k, order) + lineEnd
                 if blankEvery > 0 && k % blankEvery == 0 && k < samples.count - 1 { text += lineEnd }
             }
             return text
@@ -165,7 +165,10 @@ struct HostileInputFileTests {
             ("CRLF", file(plain, lineEnd: "\r\n")),
             ("BOM and CRLF", file(plain, lineEnd: "\r\n", prefix: "\u{FEFF}")),
             ("other order, extra column, blank lines", file(shuffled, lineEnd: "\n", blankEvery: 37)),
-            ("BOM, CRLF, no final newline", file(shuffled, lineEnd: "\r\n", prefix: "\u{FEFF}", finalNewline: false)),
+            ("BOM, CRLF, other order", file(shuffled, lineEnd: "\r\n", prefix: "\u{FEFF}")),
+            // A recording cut inside its last line (inside a number: `-4` of `-40.14`): the cut line
+            // is not read, so the output is that of the whole lines (it was fused as -4 before).
+            ("a cut last line", file(plain, lineEnd: "\n") + "99.0,0.1,0.2,0.3,0,0,9.81,20,0,-4"),
         ]
         var outputs: [Data] = []
         for (i, (_, text)) in variants.enumerated() {

@@ -134,6 +134,7 @@ struct MotionManagerTests {
         try handle.close()
         let all = try MotionRecorder.read(path: path)
         #expect(all.count == recording.count)
+        #expect(all.partialLastLine == CSVPartialLine(line: recording.count + 2, byteCount: 12))  // reported
         #expect(all.last?.timestamp == recording.timestamps.last)
         #expect(all[10].gyroscope == recording.gyroscope[10] && all[10].magnetometer == recording.magnetometer![10])
         let range = try MotionRecorder.read(path: path, from: 10, to: 12)

@@ -11,8 +11,14 @@
 /// A streaming reader of numeric CSV files with a header line: it reads the columns you ask for by
 /// name, in any order, and ignores the others.
 ///
-/// Accepted: a UTF-8 byte-order mark, LF or CRLF line ends, a missing final newline, blank lines
-/// (skipped), surrounding spaces in header names, `nan`/`inf` spelled as `strtod` reads them.
+/// Accepted: a UTF-8 byte-order mark, LF or CRLF line ends, blank lines (skipped), surrounding
+/// spaces in header names, `nan`/`inf` spelled as `strtod` reads them.
+///
+/// A line is whole only with its newline. A last data line without one is a line cut short (a
+/// crash or a full disk in the middle of a write; the cut may fall inside a number, leaving text
+/// that still parses): it is not read, and once the reader reaches the end ``partialLastLine``
+/// names it, so that callers report the cut. (A header without a newline, with no data after it, is
+/// still a header; a last line of only spaces or a CR is a blank line.)
 /// Rejected with a ``CSVError`` naming line and column: an empty file, a missing or duplicated
 /// required column, a line with a different number of fields than the header, a field that is not a
 /// number (an empty field counts as not a number unless the column is read as optional), a line
@@ -31,6 +37,9 @@ public final class CSVReader {
     public let fileSize: Int?
     /// The line number of the last row returned (the header is line 1).
     public private(set) var lineNumber = 0  // 1 once the header is read
+    /// The last line, when it has no newline and so was not read (see the type's description); set
+    /// once the reader has reached the end of the file.
+    public private(set) var partialLastLine: CSVPartialLine?
 
     private let file: UnsafeMutablePointer<FILE>
     private let path: String
@@ -288,7 +297,15 @@ public final class CSVReader {
             }
             if atEnd {
                 guard start < end else { return nil }
-                // A last line without newline: append one, so the line ends like every other.
+                if lineNumber > 0 {
+                    // A data line without its newline: cut short, never read (see the type's
+                    // description); only spaces and a CR make it a blank line.
+                    let blank = (start..<end).allSatisfy { buffer[$0] == 0x20 || buffer[$0] == 0x0D }
+                    if !blank { partialLastLine = CSVPartialLine(line: lineNumber + 1, byteCount: end - start) }
+                    start = end
+                    return nil
+                }
+                // A header alone without its newline: append one, so it ends like every line.
                 reserve(1)
                 buffer[end] = UInt8(ascii: "\n")
                 end += 1

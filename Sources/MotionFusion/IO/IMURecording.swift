@@ -13,6 +13,8 @@ public struct IMURecording: Sendable {
     public var truth: [Quaternion<Double>]?
     /// Which samples count in an evaluation (BROAD: the movement phase); nil for all.
     public var scored: [Bool]?
+    /// Read from a file that ends inside a line: that line, which was not read (``CSVReader``).
+    public var partialLastLine: CSVPartialLine?
 
     /// An empty recording.
     public init() {}
@@ -70,6 +72,7 @@ public struct IMURecording: Sendable {
             }
             if hasMovement { recording.scored!.append(v[i] == 1) }
         }
+        recording.partialLastLine = reader.partialLastLine
         return recording
     }
 

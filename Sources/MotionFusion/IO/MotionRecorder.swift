@@ -164,42 +164,32 @@ public final class MotionRecorder: @unchecked Sendable {
         return error
     }
 
-    /// Reads the samples with `from ≤ t ≤ to` back. A last line without its newline (a write cut
-    /// short) is ignored; `nan` fields read as an absent sensor.
+    /// Reads the samples with `from ≤ t ≤ to` back: every whole line; `nan` fields read as an
+    /// absent sensor. A last line without its newline (a write cut short by a crash) is not read
+    /// and is reported in ``RecordedSamples/partialLastLine``.
     ///
-    /// - Throws: ``CSVError`` naming the line and column of any other malformed line.
-    public static func read(path: String, from: Double = -.infinity, to: Double = .infinity) throws(CSVError) -> [SensorSample] {
+    /// - Throws: ``CSVError`` naming the line and column of any malformed whole line.
+    public static func read(
+        path: String, from: Double = -.infinity, to: Double = .infinity
+    ) throws(CSVError) -> RecordedSamples {
         let reader = try CSVReader(path: path)
         let names = ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz"]
         var columns: [Int] = []
         for name in names { columns.append(try reader.requiredColumn(named: name)) }
-        let complete = Self.endsWithNewline(path)
-        var values: [Double] = []
-        var rows: [[Double]] = []
-        do {
-            while try reader.nextRow(columns: columns, into: &values, optional: Set(columns.dropFirst())) {
-                rows.append(values)
-            }
-        } catch {
-            // A cut-off last line fails to parse; anything else is a real error.
-            guard !complete, case .wrongFieldCount = error else {
-                if !complete, case .notANumber = error { return samples(rows, from: from, to: to, droppingLast: false) }
-                throw error
-            }
-            return samples(rows, from: from, to: to, droppingLast: false)
-        }
-        return samples(rows, from: from, to: to, droppingLast: !complete)
-    }
-
-    private static func samples(_ rows: [[Double]], from: Double, to: Double, droppingLast: Bool) -> [SensorSample] {
-        let usable = droppingLast ? rows.dropLast() : rows[...]
         func vector(_ r: [Double], _ i: Int) -> SIMD3<Double>? {
             let v = SIMD3(r[i], r[i + 1], r[i + 2])
             return SensorCheck.isFinite(v) ? v : nil
         }
-        return usable.filter { $0[0] >= from && $0[0] <= to }.map {
-            SensorSample(timestamp: $0[0], gyroscope: vector($0, 1), accelerometer: vector($0, 4), magnetometer: vector($0, 7))
+        var values: [Double] = []
+        var samples: [SensorSample] = []
+        while try reader.nextRow(columns: columns, into: &values, optional: Set(columns.dropFirst())) {
+            guard values[0] >= from && values[0] <= to else { continue }
+            samples.append(
+                SensorSample(
+                    timestamp: values[0], gyroscope: vector(values, 1), accelerometer: vector(values, 4),
+                    magnetometer: vector(values, 7)))
         }
+        return RecordedSamples(samples: samples, partialLastLine: reader.partialLastLine)
     }
 
     /// The length of the file up to and including its last newline (0 if it has none).

@@ -35,6 +35,8 @@ public final class RecordingSource: MotionSource {
 /// ``CSVError`` with its line and column.
 public final class CSVReplaySource: MotionSource {
     private let reader: IMUCSVReader
+    /// Once the replay has ended: the file's last line, if it was cut short and so not replayed.
+    public var partialLastLine: CSVPartialLine? { reader.csv.partialLastLine }
     private var pacer: ReplayPacer
     public let sensors: SensorSet
 
