@@ -43,39 +43,46 @@ struct EvaluateCommand: ParsableCommand {
         print(try report(), terminator: "")
     }
 
-    /// What `run` prints.
+    /// What `run` prints. Both files are read row by row, side by side, so memory stays flat
+    /// however long the recordings are.
     func report() throws -> String {
-        let estimated = try Self.table(estimate, movement: false, flags: true)
-        let reference = try Self.table(truth, movement: true, flags: false)
-        let (estimates, references) = (estimated.quaternions, reference.quaternions)
-        guard estimates.count == references.count else {
-            throw CommandFailure("\(estimate) has \(estimates.count) rows, \(truth) has \(references.count)")
-        }
-        let scored = reference.movement ?? [Bool](repeating: true, count: references.count)
-        let summary = OrientationErrors.summary(estimates: estimates, references: references, scored: scored)
-
-        // The rows left out, with the first of each kind, as the summary counts them.
+        let estimated = try QuaternionRows(estimate, movement: false, flags: true)
+        let reference = try QuaternionRows(truth, movement: true, flags: false)
+        var accumulator = OrientationErrorAccumulator()
         var firstBadTruth: Int?, firstBadEstimate: Int?
         var magnetometerUsed = false
-        for i in references.indices where scored[i] {
-            if !OrientationErrors.isUsable(references[i]) {
-                if firstBadTruth == nil { firstBadTruth = i }
-            } else if !OrientationErrors.isUsable(estimates[i]) {
-                if firstBadEstimate == nil { firstBadEstimate = i }
-            } else if let flags = estimated.flags?[i], flags.contains(.magnetometerUsed) {
-                magnetometerUsed = true
+        var rows = 0
+        while true {
+            let e = try estimated.next(), r = try reference.next()
+            guard let e, let r else {
+                if e == nil && r == nil { break }
+                // One file is longer: count the rest of it for the message.
+                let (longer, rest) = e == nil ? (reference, 1) : (estimated, 1)
+                var extra = rest
+                while try longer.next() != nil { extra += 1 }
+                let (estimateRows, truthRows) = e == nil ? (rows, rows + extra) : (rows + extra, rows)
+                throw CommandFailure("\(estimate) has \(estimateRows) rows, \(truth) has \(truthRows)")
+            }
+            rows += 1
+            // The rows left out, with the first of each kind, as the accumulator counts them.
+            switch accumulator.add(estimate: e.quaternion, reference: r.quaternion, scored: r.movement ?? true) {
+            case .unusableReference: if firstBadTruth == nil { firstBadTruth = r.line }
+            case .unusableEstimate: if firstBadEstimate == nil { firstBadEstimate = e.line }
+            case .scored: if e.flags?.contains(.magnetometerUsed) == true { magnetometerUsed = true }
+            case .notScored: break
             }
         }
+        let summary = accumulator.summary
         var leftOut: [String] = []
         if let first = firstBadEstimate {
             leftOut.append(
                 "\(Self.rows(summary.unusableEstimates)) whose estimate is zero or not finite "
-                    + "(first at line \(estimated.lines[first]) of \(estimate))")
+                    + "(first at line \(first) of \(estimate))")
         }
         if let first = firstBadTruth {
             leftOut.append(
                 "\(Self.rows(summary.unusableReferences)) whose truth is zero or not finite "
-                    + "(first at line \(reference.lines[first]) of \(truth))")
+                    + "(first at line \(first) of \(truth))")
         }
         guard summary.count > 0 else {
             let reasons = leftOut.isEmpty ? "no row has movement = 1" : leftOut.joined(separator: "; ")
@@ -83,8 +90,8 @@ struct EvaluateCommand: ParsableCommand {
         }
 
         // 6D when told, or when motion fuse's flags show that no scored row used the magnetometer.
-        let detected = !sixD && estimated.flags != nil && !magnetometerUsed
-        var text = "rows scored: \(summary.count) of \(references.count)\n"
+        let detected = !sixD && estimated.hasFlags && !magnetometerUsed
+        var text = "rows scored: \(summary.count) of \(rows)\n"
         for line in leftOut { text += "left out: \(line)\n" }
         let total = "total RMSE        \(format(summary.total, digits: 3))°"
         let heading = "heading RMSE      \(format(summary.heading, digits: 3))°"
@@ -108,51 +115,80 @@ struct EvaluateCommand: ParsableCommand {
 
     static func rows(_ n: Int) -> String { n == 1 ? "1 row" : "\(n) rows" }
 
-    /// The quaternions of a CSV file and, when asked for and present, its movement flags.
+    /// The quaternions of a CSV file and, when asked for and present, its movement flags (all
+    /// in memory: for tests and small files).
     static func quaternions(_ path: String, movement wantMovement: Bool) throws -> ([Quaternion<Double>], [Bool]?) {
-        let table = try table(path, movement: wantMovement, flags: false)
-        return (table.quaternions, table.movement)
-    }
-
-    /// A file's rows: quaternions, their lines, and the movement and `motion fuse` flags columns
-    /// when asked for and present (flags that are not whole numbers in 0...65535 are taken as
-    /// another program's column and ignored).
-    struct Table {
+        let rows = try QuaternionRows(path, movement: wantMovement, flags: false)
         var quaternions: [Quaternion<Double>] = []
-        var lines: [Int] = []
-        var movement: [Bool]?
-        var flags: [FusionFlags]?
+        var movement: [Bool]? = rows.hasMovement ? [] : nil
+        while let row = try rows.next() {
+            quaternions.append(row.quaternion)
+            if let moving = row.movement { movement?.append(moving) }
+        }
+        return (quaternions, movement)
+    }
+}
+
+/// The rows of a CSV file of attitudes, one at a time: the quaternion `qw,qx,qy,qz`, its line, and
+/// the `movement` and `motion fuse` `flags` columns when asked for and present. A flags value that
+/// is not a whole number in 0...65535 marks the column as another program's: from then on
+/// ``hasFlags`` is false and no row carries flags.
+final class QuaternionRows {
+    struct Row {
+        var quaternion: Quaternion<Double>
+        var line: Int
+        var movement: Bool?
+        var flags: FusionFlags?
     }
 
-    static func table(_ path: String, movement wantMovement: Bool, flags wantFlags: Bool) throws -> Table {
+    let path: String
+    let hasMovement: Bool
+    private(set) var hasFlags: Bool
+    private let reader: CSVReader
+    private var columns: [Int]
+    private var values: [Double] = []
+    private var ended = false
+
+    init(_ path: String, movement wantMovement: Bool, flags wantFlags: Bool) throws {
+        self.path = path
         do throws(CSVError) {
-            let reader = try CSVReader(path: path)
-            var columns = try ["qw", "qx", "qy", "qz"].map { name throws(CSVError) in try reader.requiredColumn(named: name) }
-            let movementColumn = wantMovement ? try reader.column(named: "movement") : nil
-            let flagsColumn = wantFlags ? try reader.column(named: "flags") : nil
-            if let movementColumn { columns.append(movementColumn) }
-            if let flagsColumn { columns.append(flagsColumn) }
-            var values: [Double] = []
-            var table = Table()
-            if movementColumn != nil { table.movement = [] }
-            if flagsColumn != nil { table.flags = [] }
-            while try reader.nextRow(columns: columns, into: &values) {
-                table.quaternions.append(Quaternion(w: values[0], x: values[1], y: values[2], z: values[3]))
-                table.lines.append(reader.lineNumber)
-                if movementColumn != nil { table.movement!.append(values[4] == 1) }
-                if table.flags != nil {
-                    let raw = values[columns.count - 1]
-                    if raw >= 0 && raw <= Double(UInt16.max) && raw.rounded() == raw {
-                        table.flags!.append(FusionFlags(rawValue: UInt16(raw)))
-                    } else {
-                        table.flags = nil
-                    }
-                }
-            }
-            warnAboutCut(reader.partialLastLine, in: path)
-            return table
+            let csv = try CSVReader(path: path)
+            var wanted = try ["qw", "qx", "qy", "qz"].map { name throws(CSVError) in try csv.requiredColumn(named: name) }
+            let movementColumn = wantMovement ? try csv.column(named: "movement") : nil
+            let flagsColumn = wantFlags ? try csv.column(named: "flags") : nil
+            if let movementColumn { wanted.append(movementColumn) }
+            if let flagsColumn { wanted.append(flagsColumn) }
+            reader = csv
+            columns = wanted
+            hasMovement = movementColumn != nil
+            hasFlags = flagsColumn != nil
         } catch {
             throw CommandFailure("\(path): \(error)")
         }
+    }
+
+    /// The next row, or nil at the end (where a cut-off last line is reported as a warning).
+    func next() throws -> Row? {
+        guard !ended else { return nil }
+        do throws(CSVError) {
+            guard try reader.nextRow(columns: columns, into: &values) else {
+                ended = true
+                warnAboutCut(reader.partialLastLine, in: path)
+                return nil
+            }
+        } catch {
+            throw CommandFailure("\(path): \(error)")
+        }
+        var row = Row(quaternion: Quaternion(w: values[0], x: values[1], y: values[2], z: values[3]), line: reader.lineNumber)
+        if hasMovement { row.movement = values[4] == 1 }
+        if hasFlags {
+            let raw = values[columns.count - 1]
+            if raw >= 0 && raw <= Double(UInt16.max) && raw.rounded() == raw {
+                row.flags = FusionFlags(rawValue: UInt16(raw))
+            } else {
+                hasFlags = false
+            }
+        }
+        return row
     }
 }

@@ -21,6 +21,30 @@ struct EvaluateCommandTests {
         report.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix(prefix) }
     }
 
+    /// Files of different lengths are refused with both counts (the files are read side by side,
+    /// so the longer one's rest is counted), and the streaming accumulator gives the same summary
+    /// as the array form.
+    @Test func differentLengthsAndTheStreamingSummary() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let header = "qw,qx,qy,qz\n"
+        _ = try folder.write("e.csv", header + (0..<5).map { _ in Self.row(Self.twoDegrees) + "\n" }.joined())
+        _ = try folder.write("t.csv", header + (0..<7).map { _ in Self.row(.identity) + "\n" }.joined())
+        for (a, b, rowsA, rowsB) in [("e.csv", "t.csv", 5, 7), ("t.csv", "e.csv", 7, 5)] {
+            do {
+                _ = try Self.report([folder[a], folder[b]])
+                Issue.record("\(a) \(b): no error")
+            } catch {
+                #expect("\(error)" == "\(folder[a]) has \(rowsA) rows, \(folder[b]) has \(rowsB)")
+            }
+        }
+        var accumulator = OrientationErrorAccumulator()
+        let estimates = (0..<50).map { Quaternion<Double>(angle: Double($0) * 0.01, axis: SIMD3(1, 2, 3) / 14.0.squareRoot()) }
+        let references = (0..<50).map { Quaternion<Double>(angle: Double($0) * 0.013, axis: SIMD3(0, 0, 1)) }
+        for i in 0..<50 { accumulator.add(estimate: estimates[i], reference: references[i], scored: i % 3 != 0) }
+        #expect(accumulator.summary == OrientationErrors.summary(estimates: estimates, references: references, scored: (0..<50).map { $0 % 3 != 0 }))
+    }
+
     @Test func zeroAndNonFiniteQuaternionsAreNotScoredAsPerfect() {
         let identity = Quaternion<Double>.identity
         let nan = Quaternion<Double>(w: .nan, x: .nan, y: .nan, z: .nan)
