@@ -75,7 +75,7 @@ struct BenchCommand: ParsableCommand {
         } else {
             var settings = SyntheticMotion.Settings()
             settings.duration = duration
-            recording = SyntheticMotion.generate(settings)
+            recording = try SyntheticMotion.generate(settings)
         }
         guard recording.count > 1 else { throw ValidationError("the recording has fewer than two samples") }
         let filters = filter.isEmpty ? FilterName.allCases : filter

@@ -61,7 +61,7 @@ struct RecordCommand: ParsableCommand {
         } else if let replay {
             do { source = try CSVReplaySource(path: replay, pacing: pacing) } catch { throw CommandFailure("\(replay): \(error)") }
         } else {
-            source = RecordingSource(MotionScenario.named(simulate!)!.generate(), pacing: pacing)
+            source = RecordingSource(try MotionScenario.named(simulate!)!.generate(), pacing: pacing)
         }
         let recorder: MotionRecorder
         do { recorder = try MotionRecorder(path: output) } catch { throw CommandFailure("\(error)") }

@@ -49,7 +49,7 @@ struct SimulateCommand: ParsableCommand {
         }
         var script = MotionScenario.named(scenario, seed: seed)!
         script.settings.sampleRate = rate
-        let recording = script.generate()
+        let recording = try script.generate()
         file.write("t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz\n")
         for i in 0..<recording.count {
             let (g, a, m, q) = (

@@ -1,3 +1,4 @@
+import Foundation
 import RealModule
 
 /// A scripted, seeded IMU recording: a sequence of gestures (rests, rotations, shakes, taps, pushes,
@@ -29,7 +30,8 @@ public struct MotionScenario: Sendable {
         /// step frequency and a forward sway of a third of it.
         case walk(seconds: Double, stepFrequency: Double = 1.8, amplitude: Double = 0.3)
 
-        /// The segment's length, seconds.
+        /// The segment's length, seconds (a negative length counts as 0 here;
+        /// ``MotionScenario/validate(memoryLimit:)`` rejects it).
         public var duration: Double {
             switch self {
             case .rest(let s), .rotate(_, _, let s), .shake(_, let s, _, _), .tap(_, _, let s), .push(_, _, let s),
@@ -65,9 +67,9 @@ public struct MotionScenario: Sendable {
         }
     }
 
-    /// Sensor and environment settings.
+    /// Sensor and environment settings (their valid ranges: ``MotionScenario/validate(memoryLimit:)``).
     public struct Settings: Sendable, Hashable {
-        /// Samples per second. Default 100.
+        /// Samples per second, 0.001 to 1 000 000. Default 100.
         public var sampleRate: Double = 100
         /// Device → ENU at the start. Default: lying face up, its top edge pointing north.
         public var initialAttitude: Quaternion<Double> = .identity
@@ -118,12 +120,102 @@ public struct MotionScenario: Sendable {
     /// The total length, seconds.
     public var duration: Double { segments.reduce(0) { $0 + $1.duration } }
 
+    /// The number of samples the recording has: one at each multiple of 1 / sampleRate from 0 to
+    /// ``duration``. Nil when the sample rate or a segment's length is out of range (see
+    /// ``validate(memoryLimit:)``).
+    public var sampleCount: Int? { try? checkedSampleCount() }
+
+    /// The memory one sample of a generated recording takes: a timestamp, gyroscope, accelerometer
+    /// and magnetometer vectors and the true attitude (136 bytes on 64-bit platforms).
+    public static let bytesPerSample =
+        MemoryLayout<Double>.stride + 3 * MemoryLayout<SIMD3<Double>>.stride + MemoryLayout<Quaternion<Double>>.stride
+
+    /// Checks the scenario against the valid ranges and the memory its recording takes,
+    /// ``sampleCount`` × ``bytesPerSample``, against `memoryLimit`. Allocates nothing.
+    ///
+    /// | what | range |
+    /// |---|---|
+    /// | `settings.sampleRate` | 0.001 Hz to 1 MHz |
+    /// | a segment's `seconds` | finite, ≥ 0 |
+    /// | ``duration`` (the segments' total) | finite, at most 2⁵³ samples |
+    /// | a segment's `axis`, `degrees`, `peak`, `amplitude` | finite |
+    /// | a segment's `frequency`, `stepFrequency` | finite, ≥ 0 Hz |
+    /// | the three noises, `gravity` | finite, ≥ 0 |
+    /// | `gyroscopeBias`, `earthField`, `initialAttitude` | finite components; the attitude not zero |
+    /// | a disturbance's `start` and `field` | finite; its `seconds` finite, ≥ 0 |
+    ///
+    /// - Parameter memoryLimit: bytes; by default the machine's physical memory.
+    /// - Throws: ``SimulationError/outOfRange(setting:value:range:)`` naming the first setting out
+    ///   of range (segments as `segments[i].seconds` and so on), or
+    ///   ``SimulationError/tooManySamples(count:bytesPerSample:bytes:limit:)``.
+    public func validate(
+        memoryLimit: Int = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+    ) throws(SimulationError) {
+        let count = try checkedSampleCount()
+        try SimulationLimits.memory(count: count, bytesPerSample: Self.bytesPerSample, limit: memoryLimit)
+    }
+
+    /// Every range check of ``validate(memoryLimit:)``, and the sample count.
+    func checkedSampleCount() throws(SimulationError) -> Int {
+        try SimulationLimits.sampleRate(settings.sampleRate)
+        for (i, segment) in segments.enumerated() {
+            let name = "segments[\(i)]"
+            switch segment {
+            case .rest(let seconds):
+                try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
+            case .rotate(let axis, let degrees, let seconds):
+                try SimulationLimits.finite(axis, "\(name).axis")
+                try SimulationLimits.finite(degrees, "\(name).degrees")
+                try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
+            case .shake(let axis, let seconds, let frequency, let amplitude):
+                try SimulationLimits.finite(axis, "\(name).axis")
+                try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
+                try SimulationLimits.nonNegative(frequency, "\(name).frequency", unit: "Hz")
+                try SimulationLimits.finite(amplitude, "\(name).amplitude")
+            case .tap(let axis, let peak, let seconds), .push(let axis, let peak, let seconds):
+                try SimulationLimits.finite(axis, "\(name).axis")
+                try SimulationLimits.finite(peak, "\(name).peak")
+                try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
+            case .walk(let seconds, let stepFrequency, let amplitude):
+                try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
+                try SimulationLimits.nonNegative(stepFrequency, "\(name).stepFrequency", unit: "Hz")
+                try SimulationLimits.finite(amplitude, "\(name).amplitude")
+            }
+        }
+        let total = duration
+        try SimulationLimits.finite(total, "duration (the segments' total seconds)")
+        try SimulationLimits.finite(settings.initialAttitude.w, "initialAttitude.w")
+        try SimulationLimits.finite(settings.initialAttitude.vector, "initialAttitude")
+        guard settings.initialAttitude.components != .zero else {
+            throw .outOfRange(setting: "initialAttitude (length)", value: 0, range: "a nonzero quaternion")
+        }
+        try SimulationLimits.finite(settings.gyroscopeBias, "gyroscopeBias")
+        try SimulationLimits.nonNegative(settings.gyroscopeNoise, "gyroscopeNoise", unit: "rad/s")
+        try SimulationLimits.nonNegative(settings.accelerometerNoise, "accelerometerNoise", unit: "m/s²")
+        try SimulationLimits.nonNegative(settings.magnetometerNoise, "magnetometerNoise", unit: "µT")
+        try SimulationLimits.finite(settings.earthField, "earthField")
+        try SimulationLimits.nonNegative(settings.gravity, "gravity", unit: "m/s²")
+        for (i, d) in settings.disturbances.enumerated() {
+            try SimulationLimits.finite(d.start, "disturbances[\(i)].start")
+            try SimulationLimits.nonNegative(d.seconds, "disturbances[\(i)].seconds", unit: "s")
+            try SimulationLimits.finite(d.field, "disturbances[\(i)].field")
+        }
+        return try SimulationLimits.sampleCount(
+            (total * settings.sampleRate).rounded(.down) + 1, duration: total, rate: settings.sampleRate,
+            setting: "duration (the segments' total seconds)")
+    }
+
     /// Simulates the recording (with truth; `scored` is nil).
-    public func generate() -> IMURecording {
+    ///
+    /// - Throws: ``SimulationError`` when a setting is out of range or the recording would take
+    ///   more than the machine's physical memory (``validate(memoryLimit:)``), before anything is
+    ///   allocated.
+    public func generate() throws(SimulationError) -> IMURecording {
+        try validate()
+        let count = try checkedSampleCount()
         var random = SplitMix64(seed: settings.seed)
         let plan = schedule
         let dt = 1 / settings.sampleRate
-        let count = max(1, Int((duration * settings.sampleRate).rounded(.down)) + 1)
         let g0 = settings.gravity
         var index = 0
 
@@ -162,10 +254,13 @@ public struct MotionScenario: Sendable {
             }
         }
 
-        var recording = IMURecording()
-        recording.magnetometer = []
-        recording.truth = []
-        recording.timestamps.reserveCapacity(count)
+        var timestamps: [Double] = [], gyroscope: [SIMD3<Double>] = [], accelerometer: [SIMD3<Double>] = []
+        var magnetometer: [SIMD3<Double>] = [], truth: [Quaternion<Double>] = []
+        timestamps.reserveCapacity(count)
+        gyroscope.reserveCapacity(count)
+        accelerometer.reserveCapacity(count)
+        magnetometer.reserveCapacity(count)
+        truth.reserveCapacity(count)
         var q = settings.initialAttitude.normalized()
         let substeps = 16
         for k in 0..<count {
@@ -175,12 +270,18 @@ public struct MotionScenario: Sendable {
             let specificForce = device + q.inverseAct(on: earth + SIMD3(0, 0, g0))
             var field = q.inverseAct(on: settings.earthField)
             for d in settings.disturbances where t >= d.start && t < d.start + d.seconds { field += d.field }
-            recording.timestamps.append(t)
-            recording.gyroscope.append(mean + settings.gyroscopeBias + settings.gyroscopeNoise * random.gaussianVector())
-            recording.accelerometer.append(specificForce + settings.accelerometerNoise * random.gaussianVector())
-            recording.magnetometer!.append(field + settings.magnetometerNoise * random.gaussianVector())
-            recording.truth!.append(q)
+            timestamps.append(t)
+            gyroscope.append(mean + settings.gyroscopeBias + settings.gyroscopeNoise * random.gaussianVector())
+            accelerometer.append(specificForce + settings.accelerometerNoise * random.gaussianVector())
+            magnetometer.append(field + settings.magnetometerNoise * random.gaussianVector())
+            truth.append(q)
         }
+        var recording = IMURecording()
+        recording.timestamps = timestamps
+        recording.gyroscope = gyroscope
+        recording.accelerometer = accelerometer
+        recording.magnetometer = magnetometer
+        recording.truth = truth
         return recording
     }
 }
