@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import MotionCLI
 @testable import MotionFusion
 
 /// The simulators' settings have ranges: a value outside one is a ``SimulationError`` that names the
@@ -157,6 +158,7 @@ struct SimulationSizeTests {
     func scenarioSampleRateOutOfRange(_ rate: Double) {
         let scenario = Self.scenario([.rest(seconds: 1)], rate: rate)
         Self.expectOutOfRange(Self.error { _ = try scenario.generate() }, setting: "sampleRate", rangeMentions: ["0.001", "1000000"])
+        Self.expectOutOfRange(Self.error { _ = try scenario.samples() }, setting: "sampleRate", rangeMentions: ["0.001"])
         #expect(scenario.sampleCount == nil)
     }
 
@@ -200,8 +202,8 @@ struct SimulationSizeTests {
             Self.error { _ = try scenario.generate() }, setting: "duration (the segments' total seconds)", rangeMentions: ["finite"])
     }
 
-    /// 10¹⁵ samples (136 PB): refused with the count and the bytes before anything is allocated.
-    @Test func aScenarioTooLargeToHoldIsRefused() {
+    /// 10¹⁵ samples: generate refuses (136 PB), samples() streams them without holding them.
+    @Test func aScenarioTooLargeToHoldIsRefusedButStreams() throws {
         let scenario = Self.scenario([.walk(seconds: 1e9)], rate: 1_000_000)
         let error = Self.error { _ = try scenario.generate() }
         guard case .tooManySamples(let count, let perSample, let bytes, _) = error else {
@@ -209,6 +211,69 @@ struct SimulationSizeTests {
             return
         }
         #expect(count == 1_000_000_000_000_001 && perSample == 136 && bytes == count * 136)
-        #expect(scenario.sampleCount == count)
+        func finite(_ v: SIMD3<Double>...) -> Bool { v.allSatisfy { ($0 * $0).sum().isFinite } }
+        var samples = try scenario.samples()
+        #expect(samples.count == 1_000_000_000_000_001)
+        for k in 0..<3 {
+            let next = samples.next()
+            let sample = try #require(next)
+            #expect(sample.timestamp == Double(k) * 1e-6)
+            #expect(finite(sample.gyroscope, sample.accelerometer, sample.magnetometer) && sample.truth.components.x.isFinite)
+        }
+    }
+
+    /// The streamed samples are generate()'s, exactly.
+    @Test(arguments: MotionScenario.names)
+    func samplesAreGeneratesRecording(_ name: String) throws {
+        var scenario = try #require(MotionScenario.named(name, seed: 3))
+        scenario.settings.sampleRate = 20
+        let recording = try scenario.generate()
+        let samples = Array(try scenario.samples())
+        #expect(samples.count == recording.count && recording.count == scenario.sampleCount)
+        #expect(samples.map(\.timestamp) == recording.timestamps)
+        #expect(samples.map(\.gyroscope) == recording.gyroscope)
+        #expect(samples.map(\.accelerometer) == recording.accelerometer)
+        #expect(samples.map(\.magnetometer) == recording.magnetometer)
+        #expect(samples.map(\.truth) == recording.truth)
+    }
+
+    // MARK: motion simulate
+
+    static func message(_ arguments: [String]) -> String? {
+        do {
+            var command = try MotionCommand.parseAsRoot(arguments)
+            try command.run()
+            return nil
+        } catch {
+            return MotionCommand.message(for: error)
+        }
+    }
+
+    @Test(arguments: ["nan", "inf", "-inf", "-5", "0", "0.0001", "100001", "1e300"])
+    func simulateRefusesAnAbsurdRate(_ rate: String) throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let message = try #require(Self.message(["simulate", "walking", "-o", folder["out.csv"], "--rate=\(rate)"]))
+        let value = try #require(Double(rate))
+        #expect(message.contains("--rate is \(value)"), "\(message)")
+        #expect(message.contains("from 0.001 to 100000"), "\(message)")
+        #expect(folder.names.isEmpty)
+    }
+
+    /// A valid small run writes every sample, the numbers of generate().
+    @Test func simulateStillWritesEverySample() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        #expect(Self.message(["simulate", "gestures", "-o", folder["out.csv"], "--rate", "25", "--seed", "4"]) == nil)
+        let lines = try String(contentsOfFile: folder["out.csv"], encoding: .utf8).split(separator: "\n")
+        var scenario = try #require(MotionScenario.named("gestures", seed: 4))
+        scenario.settings.sampleRate = 25
+        let recording = try scenario.generate()
+        #expect(lines.first == "t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz")
+        #expect(lines.count == recording.count + 1)
+        let last = recording.count - 1
+        let (g, q) = (recording.gyroscope[last], recording.truth![last])
+        #expect(lines.last?.hasPrefix("\(recording.timestamps[last]),\(g.x),\(g.y),\(g.z),") == true)
+        #expect(lines.last?.hasSuffix(",\(q.w),\(q.x),\(q.y),\(q.z)") == true)
     }
 }

@@ -205,40 +205,133 @@ public struct MotionScenario: Sendable {
             setting: "duration (the segments' total seconds)")
     }
 
-    /// Simulates the recording (with truth; `scored` is nil).
+    /// Simulates the recording (with truth; `scored` is nil): the samples of ``samples()``,
+    /// collected.
     ///
     /// - Throws: ``SimulationError`` when a setting is out of range or the recording would take
     ///   more than the machine's physical memory (``validate(memoryLimit:)``), before anything is
-    ///   allocated.
+    ///   allocated. For a recording of any length, iterate over ``samples()`` instead.
     public func generate() throws(SimulationError) -> IMURecording {
         try validate()
-        let count = try checkedSampleCount()
-        var random = SplitMix64(seed: settings.seed)
-        let plan = schedule
-        let dt = 1 / settings.sampleRate
-        let g0 = settings.gravity
+        let samples = try samples()
+        var timestamps: [Double] = [], gyroscope: [SIMD3<Double>] = [], accelerometer: [SIMD3<Double>] = []
+        var magnetometer: [SIMD3<Double>] = [], truth: [Quaternion<Double>] = []
+        timestamps.reserveCapacity(samples.count)
+        gyroscope.reserveCapacity(samples.count)
+        accelerometer.reserveCapacity(samples.count)
+        magnetometer.reserveCapacity(samples.count)
+        truth.reserveCapacity(samples.count)
+        for sample in samples {
+            timestamps.append(sample.timestamp)
+            gyroscope.append(sample.gyroscope)
+            accelerometer.append(sample.accelerometer)
+            magnetometer.append(sample.magnetometer)
+            truth.append(sample.truth)
+        }
+        var recording = IMURecording()
+        recording.timestamps = timestamps
+        recording.gyroscope = gyroscope
+        recording.accelerometer = accelerometer
+        recording.magnetometer = magnetometer
+        recording.truth = truth
+        return recording
+    }
+
+    /// The samples of the recording one at a time, computed as they are taken: memory does not
+    /// grow with the length (the values are those of ``generate()``).
+    ///
+    /// - Throws: ``SimulationError/outOfRange(setting:value:range:)`` when a setting is out of
+    ///   range (there is no memory limit).
+    public func samples() throws(SimulationError) -> Samples {
+        Samples(scenario: self, count: try checkedSampleCount())
+    }
+
+    /// One simulated sample: time (s), gyroscope (rad/s), accelerometer (specific force, m/s²),
+    /// magnetometer (µT), all in the device frame, and the true attitude device → ENU.
+    public struct Sample: Sendable, Hashable {
+        public var timestamp: Double
+        public var gyroscope: SIMD3<Double>
+        public var accelerometer: SIMD3<Double>
+        public var magnetometer: SIMD3<Double>
+        public var truth: Quaternion<Double>
+    }
+
+    /// The samples of a scenario, computed one at a time (see ``MotionScenario/samples()``).
+    public struct Samples: Sequence, IteratorProtocol, Sendable {
+        /// The number of samples in all.
+        public let count: Int
+        let plan: [ScheduledSegment]
+        let dt: Double
+        let gravity: Double
+        let earthField: SIMD3<Double>
+        let gyroscopeBias: SIMD3<Double>
+        let noise: (gyroscope: Double, accelerometer: Double, magnetometer: Double)
+        let disturbances: [Disturbance]
+        var random: SplitMix64
+        var q: Quaternion<Double>
+        /// The next sample's index, and the segment `linear` last found.
+        var k = 0
         var index = 0
 
-        func segment(at t: Double) -> (ScheduledSegment, Double)? {
+        init(scenario: MotionScenario, count: Int) {
+            self.count = count
+            let settings = scenario.settings
+            gravity = settings.gravity
+            earthField = settings.earthField
+            gyroscopeBias = settings.gyroscopeBias
+            noise = (settings.gyroscopeNoise, settings.accelerometerNoise, settings.magnetometerNoise)
+            disturbances = settings.disturbances
+            plan = scenario.schedule
+            dt = 1 / scenario.settings.sampleRate
+            random = SplitMix64(seed: scenario.settings.seed)
+            q = scenario.settings.initialAttitude.normalized()
+        }
+
+        public var underestimatedCount: Int { count - k }
+
+        public mutating func next() -> Sample? {
+            guard k < count else { return nil }
+            let t = Double(k) * dt
+            let plan = self.plan
+            let mean =
+                k > 0
+                ? SyntheticMotion.integrate(&q, rate: { Self.rate(plan, $0) }, from: t - dt, duration: dt, substeps: 16)
+                : .zero
+            let (device, earth) = linear(t)
+            let specificForce = device + q.inverseAct(on: earth + SIMD3(0, 0, gravity))
+            var field = q.inverseAct(on: earthField)
+            for d in disturbances where t >= d.start && t < d.start + d.seconds { field += d.field }
+            let gyroscope = mean + gyroscopeBias + noise.gyroscope * random.gaussianVector()
+            let accelerometer = specificForce + noise.accelerometer * random.gaussianVector()
+            let magnetometer = field + noise.magnetometer * random.gaussianVector()
+            k += 1
+            return Sample(timestamp: t, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer, truth: q)
+        }
+
+        /// The segment at time t and the time into it; t never decreases from one call to the next.
+        mutating func segment(at t: Double) -> (ScheduledSegment, Double)? {
             while index < plan.count && t >= plan[index].end { index += 1 }
             guard index < plan.count, t >= plan[index].start else { return nil }
             return (plan[index], t - plan[index].start)
         }
-        // Body rate (device frame) at time t.
-        func rate(_ t: Double) -> SIMD3<Double> {
+
+        /// Body rate (device frame) at time t.
+        static func rate(_ plan: [ScheduledSegment], _ t: Double) -> SIMD3<Double> {
             for s in plan where t >= s.start && t < s.end {
                 if case .rotate(let axis, let degrees, let seconds) = s.segment, seconds > 0 {
-                    let u = axis / max((axis * axis).sum().squareRoot(), .leastNormalMagnitude)
+                    let u = axis / Swift.max((axis * axis).sum().squareRoot(), .leastNormalMagnitude)
                     let angle = degrees * .pi / 180
                     return u * (angle * .pi / (2 * seconds) * .sin(.pi * (t - s.start) / seconds))
                 }
             }
             return .zero
         }
-        // Linear acceleration: (device-frame part, earth-frame part), m/s².
-        func linear(_ t: Double) -> (device: SIMD3<Double>, earth: SIMD3<Double>) {
+
+        /// Linear acceleration: (device-frame part, earth-frame part), m/s².
+        mutating func linear(_ t: Double) -> (device: SIMD3<Double>, earth: SIMD3<Double>) {
+            let g0 = gravity
             guard let (s, local) = segment(at: t) else { return (.zero, .zero) }
-            func unit(_ v: SIMD3<Double>) -> SIMD3<Double> { v / max((v * v).sum().squareRoot(), .leastNormalMagnitude) }
+            func unit(_ v: SIMD3<Double>) -> SIMD3<Double> { v / Swift.max((v * v).sum().squareRoot(), .leastNormalMagnitude) }
             switch s.segment {
             case .shake(let axis, _, let f, let amplitude):
                 return (unit(axis) * (amplitude * g0 * .sin(2 * .pi * f * local)), .zero)
@@ -253,36 +346,6 @@ public struct MotionScenario: Sendable {
                 return (.zero, .zero)
             }
         }
-
-        var timestamps: [Double] = [], gyroscope: [SIMD3<Double>] = [], accelerometer: [SIMD3<Double>] = []
-        var magnetometer: [SIMD3<Double>] = [], truth: [Quaternion<Double>] = []
-        timestamps.reserveCapacity(count)
-        gyroscope.reserveCapacity(count)
-        accelerometer.reserveCapacity(count)
-        magnetometer.reserveCapacity(count)
-        truth.reserveCapacity(count)
-        var q = settings.initialAttitude.normalized()
-        let substeps = 16
-        for k in 0..<count {
-            let t = Double(k) * dt
-            let mean = k > 0 ? SyntheticMotion.integrate(&q, rate: rate, from: t - dt, duration: dt, substeps: substeps) : .zero
-            let (device, earth) = linear(t)
-            let specificForce = device + q.inverseAct(on: earth + SIMD3(0, 0, g0))
-            var field = q.inverseAct(on: settings.earthField)
-            for d in settings.disturbances where t >= d.start && t < d.start + d.seconds { field += d.field }
-            timestamps.append(t)
-            gyroscope.append(mean + settings.gyroscopeBias + settings.gyroscopeNoise * random.gaussianVector())
-            accelerometer.append(specificForce + settings.accelerometerNoise * random.gaussianVector())
-            magnetometer.append(field + settings.magnetometerNoise * random.gaussianVector())
-            truth.append(q)
-        }
-        var recording = IMURecording()
-        recording.timestamps = timestamps
-        recording.gyroscope = gyroscope
-        recording.accelerometer = accelerometer
-        recording.magnetometer = magnetometer
-        recording.truth = truth
-        return recording
     }
 }
 
