@@ -19,6 +19,14 @@ struct BenchCommand: ParsableCommand {
             steps that stay in cache, SIMD16<Float> or SIMD8<Double> lanes, on --tasks concurrent \
             tasks (one per core is best). The time is wall time divided by all streams' samples.
 
+            Limits, checked before anything is allocated or measured: --min-time above 0 and at most \
+            \(Int(maximumMinTime)) s; --repeats 1 to \(maximumRepeats); --tasks 1 to \(maximumTasks); all \
+            cases together at least cases × --repeats × --min-time, at most \(Int(maximumMeasuredTime)) s \
+            (one day); the synthetic recording (--duration, 137 bytes a sample plus 104 for the \
+            benchmark's copies) and each many-stream case (--streams × --block-steps samples, the \
+            filter states once per task) must fit in the memory available (Linux: MemAvailable, \
+            and the cgroup's limit; elsewhere the physical memory).
+
             With --json the result is a JSON array of objects \
             {"filter": …, "scalar": "Float"|"Double", "mode": "6D"|"9D", "streams": N, "nsPerSample": …}.
             """)
@@ -56,16 +64,131 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    /// The longest --min-time, s.
+    static let maximumMinTime = 3600.0
+    /// The most --repeats.
+    static let maximumRepeats = 1000
+    /// The most --tasks.
+    static let maximumTasks = 1024
+    /// The longest run: every case measures at least --repeats × --min-time, and all cases together
+    /// at most this, s (one day).
+    static let maximumMeasuredTime = 86_400.0
+
     func validate() throws {
-        guard minTime > 0, minTime.isFinite, repeats >= 1, duration > 0, duration.isFinite else {
-            throw ValidationError("--min-time and --duration must be positive, --repeats at least 1")
+        guard minTime > 0, minTime <= Self.maximumMinTime else {
+            throw ValidationError("--min-time is \(minTime); it must be above 0 and at most \(Int(Self.maximumMinTime)) s")
         }
-        guard streams.allSatisfy({ $0 >= 1 }), blockSteps >= 1, tasks >= 1 else {
-            throw ValidationError("--streams, --block-steps and --tasks must be at least 1")
+        guard repeats >= 1, repeats <= Self.maximumRepeats else {
+            throw ValidationError("--repeats is \(repeats); it must be from 1 to \(Self.maximumRepeats)")
+        }
+        guard duration > 0, duration.isFinite else {
+            throw ValidationError("--duration is \(duration); it must be above 0 s and finite")
+        }
+        if let bad = streams.first(where: { $0 < 1 }) {
+            throw ValidationError("--streams is \(bad); each stream count must be at least 1")
+        }
+        guard blockSteps >= 1 else { throw ValidationError("--block-steps is \(blockSteps); it must be at least 1") }
+        guard tasks >= 1, tasks <= Self.maximumTasks else {
+            throw ValidationError("--tasks is \(tasks); it must be from 1 to \(Self.maximumTasks)")
         }
         guard [4, 8, 16].contains(floatLanes), [2, 4, 8].contains(doubleLanes) else {
             throw ValidationError("--float-lanes must be 4, 8 or 16 and --double-lanes 2, 4 or 8")
         }
+        // Time: each case runs --repeats runs of at least --min-time.
+        let least = Double(caseCount) * Double(repeats) * minTime
+        guard least <= Self.maximumMeasuredTime else {
+            throw ValidationError(
+                "\(caseCount) cases × --repeats \(repeats) × --min-time \(minTime) s take at least \(Self.count(least)) s; "
+                    + "the limit is \(Int(Self.maximumMeasuredTime)) s (one day): lower --repeats or --min-time")
+        }
+        // Memory, before anything is allocated.
+        try checkMemory(available: SystemMemory.available())
+    }
+
+    /// The number of cases the run measures (counting 9D, which a recording without a magnetometer
+    /// skips).
+    var caseCount: Int {
+        let filters = filter.isEmpty ? FilterName.allCases : filter
+        let counts = streams.isEmpty ? [1, 256] : streams
+        return filters.reduce(0) { sum, name in sum + counts.count { $0 == 1 || name == .madgwick } * 2 * 2 }
+    }
+
+    /// The memory a recording of `samples` samples needs while the single-stream cases run: the
+    /// Double copies of its vectors and sample periods (the Float copies are half as large).
+    static func singleStreamBytes(samples: Int) -> Double {
+        Double(samples) * Double(3 * MemoryLayout<SIMD3<Double>>.stride + MemoryLayout<Double>.stride)
+    }
+
+    /// The memory the many-stream cases of `count` streams need: the samples (9D, the larger) and the
+    /// engine's state, which ``EngineBox/run(_:tasks:)`` copies once per task and once more to
+    /// collect them. Infinity when it does not fit in an `Int`.
+    func manyStreamBytes(count: Int) -> (samples: Double, states: Double) {
+        func bytes<Lanes: FusionLanes>(_: Lanes.Type) -> (Double, Double) {
+            let groups = Double(count) / Double(Lanes.scalarCount)
+            let copies = tasks == 1 ? 1 : 2 + min(Double(tasks), groups.rounded(.up))
+            let samples = MultiStreamSamples<Lanes>.byteCount(streamCount: count, stepCount: blockSteps, hasMagnetometer: true)
+            let states = MadgwickStreams<Lanes>.byteCount(streamCount: count)
+            return (samples.map(Double.init) ?? .infinity, states.map { Double($0) * copies } ?? .infinity)
+        }
+        let float: (Double, Double) =
+            switch floatLanes {
+            case 4: bytes(SIMD4<Float>.self)
+            case 8: bytes(SIMD8<Float>.self)
+            default: bytes(SIMD16<Float>.self)
+            }
+        let double: (Double, Double) =
+            switch doubleLanes {
+            case 2: bytes(SIMD2<Double>.self)
+            case 4: bytes(SIMD4<Double>.self)
+            default: bytes(SIMD8<Double>.self)
+            }
+        // The Float and Double engines run one after the other.
+        return float.0 + float.1 >= double.0 + double.1 ? float : double
+    }
+
+    /// Refuses a synthetic recording (--duration) or a many-stream case (--streams, --block-steps,
+    /// --tasks) that would need more than `available` bytes.
+    func checkMemory(available: Int) throws {
+        let limit = Double(available)
+        var recordingBytes = 0.0
+        if input == nil {
+            var settings = SyntheticMotion.Settings()
+            settings.duration = duration
+            let samples = settings.sampleCount.map(Double.init) ?? (duration * settings.sampleRate).rounded()
+            recordingBytes = samples * Double(SyntheticMotion.bytesPerSample)
+            let needed = recordingBytes + Self.singleStreamBytes(samples: settings.sampleCount ?? Int.max)
+            guard settings.sampleCount != nil, needed <= limit else {
+                throw ValidationError(
+                    "--duration \(duration) s is \(Self.count(samples)) samples at \(Int(settings.sampleRate)) Hz, "
+                        + "\(Self.byteText(needed)) with the benchmark's copies; \(Self.byteText(limit)) of memory is available")
+            }
+        }
+        let filters = filter.isEmpty ? FilterName.allCases : filter
+        guard filters.contains(.madgwick) else { return }
+        for count in streams.isEmpty ? [1, 256] : streams where count > 1 {
+            let (samples, states) = manyStreamBytes(count: count)
+            let needed = samples + states
+            guard recordingBytes + needed <= limit else {
+                throw ValidationError(
+                    "--streams \(count) with --block-steps \(blockSteps) and --tasks \(tasks) needs \(Self.byteText(needed)) "
+                        + "(samples \(Self.byteText(samples)), filter states \(Self.byteText(states)))"
+                        + (recordingBytes > 0 ? " besides the recording's \(Self.byteText(recordingBytes))" : "")
+                        + "; \(Self.byteText(limit)) of memory is available")
+            }
+        }
+    }
+
+    /// Bytes in decimal units, three significant digits: "822 kB", "5.12 TB".
+    static func byteText(_ bytes: Double) -> String {
+        guard bytes.isFinite, bytes < 0x1p63 else { return "more than 9.2 EB" }
+        for (scale, unit) in [(1e18, "EB"), (1e15, "PB"), (1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")] where bytes >= scale {
+            return String(format: "%.3g \(unit)", bytes / scale)
+        }
+        return "\(Int(bytes)) bytes"
+    }
+
+    static func count(_ value: Double) -> String {
+        value < 1e15 ? String(Int(value)) : String(format: "%.3g", value)
     }
 
     func run() throws {
@@ -75,9 +198,17 @@ struct BenchCommand: ParsableCommand {
         } else {
             var settings = SyntheticMotion.Settings()
             settings.duration = duration
-            recording = SyntheticMotion.generate(settings)
+            do { recording = try SyntheticMotion.generate(settings) } catch { throw CommandFailure("--duration: \(error)") }
         }
         guard recording.count > 1 else { throw ValidationError("the recording has fewer than two samples") }
+        // A recording read from --input is only known now: its copies for the single-stream cases.
+        let copies = Self.singleStreamBytes(samples: recording.count)
+        let available = Double(SystemMemory.available())
+        guard copies <= available else {
+            throw CommandFailure(
+                "the recording's \(recording.count) samples need \(Self.byteText(copies)) more for the benchmark's copies; "
+                    + "\(Self.byteText(available)) of memory is available")
+        }
         let filters = filter.isEmpty ? FilterName.allCases : filter
         let counts = streams.isEmpty ? [1, 256] : streams
         var rows: [(filter: String, scalar: String, mode: String, streams: Int, ns: Double)] = []
@@ -157,7 +288,7 @@ struct BenchCommand: ParsableCommand {
                 blocks += 1
                 elapsed = DispatchTime.now().uptimeNanoseconds - start
             } while Double(elapsed) < minTime * 1e9
-            best = min(best, Double(elapsed) / Double(blocks * count * blockSteps))
+            best = min(best, Double(elapsed) / (Double(blocks) * Double(count) * Double(blockSteps)))
         }
         if engine.engine.quaternion(stream: 0).w.isNaN { print("", terminator: "") }  // keeps the result alive
         return best
@@ -228,5 +359,33 @@ final class EngineBox<Lanes: FusionLanes>: @unchecked Sendable {
             done.signal()
         }
         done.wait()
+    }
+}
+
+/// The memory this process may still allocate.
+enum SystemMemory {
+    /// Bytes available without swapping: on Linux MemAvailable from /proc/meminfo, lowered to what
+    /// is left under the cgroup's memory.max when there is one; elsewhere (or when /proc cannot be
+    /// read) the physical memory.
+    static func available() -> Int {
+        let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+        #if os(Linux)
+            var available = physical
+            if let meminfo = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+                let line = meminfo.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
+                let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+            {
+                available = min(available, kilobytes.multipliedReportingOverflow(by: 1024).overflow ? Int.max : kilobytes * 1024)
+            }
+            func number(_ path: String) -> Int? {
+                (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            }
+            if let limit = number("/sys/fs/cgroup/memory.max"), let used = number("/sys/fs/cgroup/memory.current") {
+                available = min(available, max(limit - used, 0))
+            }
+            return available
+        #else
+            return physical
+        #endif
     }
 }

@@ -24,7 +24,7 @@ struct DemoCommand: ParsableCommand {
         print("MotionFusion \(MotionFusionVersion.string) demo (seed \(seed))\n")
         var random = SplitMix64(seed: seed)
         rotations(&random)
-        synthetic()
+        try synthetic()
         try broadTrials()
     }
 
@@ -53,10 +53,10 @@ struct DemoCommand: ParsableCommand {
     }
 
 
-    func synthetic() {
+    func synthetic() throws {
         var settings = SyntheticMotion.Settings()
         settings.seed = seed
-        let recording = SyntheticMotion.generate(settings)
+        let recording = try SyntheticMotion.generate(settings)
         print(
             "Synthetic recording (SyntheticMotion, seed \(seed)): \(recording.count) samples at 100 Hz,"
                 + " rotation ~1.5 rad/s, linear acceleration ~0.5 m/s², gyroscope bias 1.5°/s, noise:")

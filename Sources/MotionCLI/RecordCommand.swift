@@ -72,7 +72,7 @@ struct RecordCommand: ParsableCommand {
         } else if let replay {
             do { source = try CSVReplaySource(path: replay, pacing: pacing) } catch { throw CommandFailure("\(replay): \(error)") }
         } else {
-            source = RecordingSource(MotionScenario.named(simulate!)!.generate(), pacing: pacing)
+            source = RecordingSource(try MotionScenario.named(simulate!)!.generate(), pacing: pacing)
         }
         if output == "-" {
             throw CommandFailure("-o -: a recording is appended to, truncated and synced, so it must be a file")

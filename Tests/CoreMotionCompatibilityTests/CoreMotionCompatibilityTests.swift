@@ -6,7 +6,7 @@ import Testing
 /// "gestures" recording and checks what it read.
 @Suite("Core Motion code through CoreMotionCompatibility")
 struct CoreMotionCompatibilityTests {
-    static let recording = MotionScenario.named("gestures")!.generate()
+    static let recording = try! MotionScenario.named("gestures")!.generate()
 
     /// The timestamps a 1/60 s update interval delivers from the 100 Hz recording (the manager's
     /// decimation: the first sample at or after each interval).

@@ -37,7 +37,7 @@ struct MotionReading: Sendable {
 }
 
 final class MotionViewController: @unchecked Sendable {
-    let motion = CMMotionManager(source: RecordingSource(MotionScenario.named("gestures")!.generate(), pacing: .realTime(speed: 20)))
+    let motion = CMMotionManager(source: RecordingSource(try! MotionScenario.named("gestures")!.generate(), pacing: .realTime(speed: 20)))
     let queue = OperationQueue()
     let referenceAttitude = Mutex<CMAttitude?>(nil)
     let readings = Mutex<[MotionReading]>([])

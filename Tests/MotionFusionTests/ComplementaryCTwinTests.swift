@@ -59,7 +59,7 @@ struct ComplementaryCTwinTests {
     static func recording() -> (gyroscope: [SIMD3<Double>], accelerometer: [SIMD3<Double>], dts: [Double]) {
         var settings = SyntheticMotion.Settings()
         settings.duration = 600
-        let recording = SyntheticMotion.generate(settings)
+        let recording = try! SyntheticMotion.generate(settings)
         var dts = [Double](repeating: 0, count: recording.count)
         for i in 1..<recording.count { dts[i] = recording.timestamps[i] - recording.timestamps[i - 1] }
         return (recording.gyroscope, recording.accelerometer, dts)

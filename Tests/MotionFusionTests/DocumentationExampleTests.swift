@@ -5,8 +5,8 @@ import Testing
 /// The code examples of the DocC articles, as written there, with a check of their result.
 struct DocumentationExampleTests {
     /// "Device Motion for Core Motion Users".
-    @Test func deviceMotionForCoreMotionUsersExample() {
-        let recording = MotionScenario.named("gestures")!.generate()
+    @Test func deviceMotionForCoreMotionUsersExample() throws {
+        let recording = try MotionScenario.named("gestures")!.generate()
         let manager = MotionManager(source: RecordingSource(recording))  // or CSVReplaySource, IIOSource
         manager.deviceMotionUpdateInterval = 0.02                // 50 Hz
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
@@ -26,8 +26,8 @@ struct DocumentationExampleTests {
 
     /// "Device Motion for Core Motion Users", the handler on `.main`: a @MainActor test blocks the
     /// main queue in waitUntilFinished(), which runs the handler meanwhile.
-    @MainActor @Test func deviceMotionForCoreMotionUsersHandlerExample() {
-        let manager = MotionManager(source: RecordingSource(MotionScenario.named("gestures")!.generate()))
+    @MainActor @Test func deviceMotionForCoreMotionUsersHandlerExample() throws {
+        let manager = MotionManager(source: RecordingSource(try MotionScenario.named("gestures")!.generate()))
         let headings = Mutex<[Double]>([])
         manager.deviceMotionUpdateInterval = 1.0 / 60.0
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: .main) { motion, error in
@@ -48,7 +48,7 @@ struct DocumentationExampleTests {
 
     /// "Device Motion for Core Motion Users", the async stream in true north.
     @Test func deviceMotionForCoreMotionUsersStreamExample() async throws {
-        let manager = MotionManager(source: RecordingSource(MotionScenario.named("gestures")!.generate()))
+        let manager = MotionManager(source: RecordingSource(try MotionScenario.named("gestures")!.generate()))
         var last: DeviceMotion?
         for await motion in manager.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(1.3)) {
             last = motion

@@ -437,8 +437,8 @@ extension HostileInputStreamTests {
     /// MotionEventDetector takes device motion: broken samples interleaved with a real gesture
     /// stream (NaN and infinite accelerations, gravity and timestamps, and repeated samples) change
     /// no event.
-    @Test func motionEventsIgnoreBrokenDeviceMotion() {
-        let recording = MotionScenario.named("gestures")!.generate()
+    @Test func motionEventsIgnoreBrokenDeviceMotion() throws {
+        let recording = try MotionScenario.named("gestures")!.generate()
         var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryZVertical)
         let motions = recording.timestamps.indices.map { k in
             processor.update(

@@ -311,7 +311,7 @@ extension HostileInputFilterTests {
         settings.duration = 20
         settings.angularRate = 0.8
         settings.seed = 7
-        let recording = SyntheticMotion.generate(settings)
+        let recording = try! SyntheticMotion.generate(settings)
         let clean = recording.timestamps.indices.map { k in
             Sample(
                 gyroscope: recording.gyroscope[k], accelerometer: recording.accelerometer[k],
@@ -376,7 +376,7 @@ extension HostileInputFilterTests {
             segments.append(.rest(seconds: 1))
         }
         segments.append(.rest(seconds: 47))  // to 90 s
-        return MotionScenario(segments, settings: settings).generate()
+        return try! MotionScenario(segments, settings: settings).generate()
     }()
 
     @Test(arguments: FilterCase.all)

@@ -10,10 +10,10 @@ import Testing
 struct InertialFrameFilterTests {
     /// The attitude read between correction steps (the cached output rotation) equals the one
     /// composed from its parts, and changing the frame between updates takes effect at once.
-    @Test func cachedOutputRotationFollowsTheFrame() {
+    @Test func cachedOutputRotationFollowsTheFrame() throws {
         var settings = SyntheticMotion.Settings()
         settings.duration = 8
-        let recording = SyntheticMotion.generate(settings)
+        let recording = try SyntheticMotion.generate(settings)
         var filter = InertialFrameFilter<Double>()
         for i in 0..<recording.count {
             let dt = i == 0 ? 0.01 : recording.timestamps[i] - recording.timestamps[i - 1]
@@ -42,7 +42,7 @@ struct InertialFrameFilterTests {
         settings.rest = rest
         settings.gyroscopeBias = bias
         settings.seed = seed
-        return SyntheticMotion.generate(settings)
+        return try! SyntheticMotion.generate(settings)
     }
 
     /// Runs the filter over a recording; returns the filter after the last sample and the estimates.
@@ -331,7 +331,7 @@ struct InertialFrameFilterTests {
 
     @Test func theDisturbanceScenarioIsRejected() throws {
         let scenario = try #require(MotionScenario.named("disturbance"))
-        let recording = scenario.generate()
+        let recording = try scenario.generate()
         var filter = InertialFrameFilter<Double>()
         var detected = false
         var largest = 0.0

@@ -16,7 +16,7 @@ struct MadgwickStreamsTests {
             settings.duration = Double(20 + (s * 7) % 23)  // 20 to 42 s: different lengths
             settings.seed = UInt64(100 + s)
             settings.angularRate = 1 + Double(s % 5) * 0.5
-            var recording = SyntheticMotion.generate(settings)
+            var recording = try! SyntheticMotion.generate(settings)
             if !magnetometer { recording.magnetometer = nil }
             let n = recording.count
             if s % 3 == 0 {
@@ -128,12 +128,12 @@ struct MadgwickStreamsTests {
     }
 
     /// The example of the Performance article, as written there.
-    @Test func performanceArticleExample() async {
-        let recordings = (1...64).map { seed -> IMURecording in
+    @Test func performanceArticleExample() async throws {
+        let recordings = try (1...64).map { seed -> IMURecording in
             var settings = SyntheticMotion.Settings()
             settings.duration = 10
             settings.seed = UInt64(seed)
-            return SyntheticMotion.generate(settings)
+            return try SyntheticMotion.generate(settings)
         }
         let samples = MultiStreamSamples<SIMD8<Float>>(recordings: recordings)
         var engine = MadgwickStreams<SIMD8<Float>>(streamCount: recordings.count)

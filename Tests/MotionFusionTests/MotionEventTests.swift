@@ -9,7 +9,7 @@ import Testing
 struct MotionEventTests {
     /// Runs a scenario through device motion and the detectors.
     static func events(_ scenario: MotionScenario) -> [MotionEvent] {
-        let recording = scenario.generate()
+        let recording = try! scenario.generate()
         var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryCorrectedZVertical)
         var detector = MotionEventDetector()
         var events: [MotionEvent] = []

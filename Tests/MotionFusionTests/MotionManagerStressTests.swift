@@ -14,7 +14,7 @@ struct MotionManagerStressTests {
         var settings = SyntheticMotion.Settings()
         settings.sampleRate = 1000
         settings.duration = 20  // 20,000 samples
-        let recording = SyntheticMotion.generate(settings)
+        let recording = try SyntheticMotion.generate(settings)
         let source = GatedSource(recording)
         let manager = MotionManager(source: source)
 

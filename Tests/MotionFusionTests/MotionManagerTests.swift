@@ -9,7 +9,7 @@ import XCTest
 struct MotionManagerTests {
     static let degree = Double.pi / 180
 
-    static func gestures() -> IMURecording { MotionScenario.named("gestures")!.generate() }
+    static func gestures() -> IMURecording { try! MotionScenario.named("gestures")!.generate() }
 
     @Test func asyncStreamDeliversEverySampleInOrder() async throws {
         let recording = Self.gestures()
@@ -53,11 +53,11 @@ struct MotionManagerTests {
         #expect(abs(first.acceleration.z + 1) < 0.02 && abs(first.acceleration.x) < 0.02)
     }
 
-    @Test func stoppingFinishesTheStream() async {
+    @Test func stoppingFinishesTheStream() async throws {
         var settings = SyntheticMotion.Settings()
         settings.duration = 600
         // Paced at 5× real time, the source would take two minutes to end by itself.
-        let manager = MotionManager(source: RecordingSource(SyntheticMotion.generate(settings), pacing: .realTime(speed: 5)))
+        let manager = MotionManager(source: RecordingSource(try SyntheticMotion.generate(settings), pacing: .realTime(speed: 5)))
         var count = 0
         for await _ in manager.gyroUpdates() {
             count += 1
@@ -225,10 +225,10 @@ struct MotionManagerTests {
         #expect(again.count == back.count + 1 && again.last?.timestamp == 1000 && again.last?.accelerometer == nil)
     }
 
-    @Test func aStreamAskedForAfterTheEndIsFinishedAtOnce() async {
+    @Test func aStreamAskedForAfterTheEndIsFinishedAtOnce() async throws {
         var settings = SyntheticMotion.Settings()
         settings.duration = 2
-        let manager = MotionManager(source: RecordingSource(SyntheticMotion.generate(settings)))
+        let manager = MotionManager(source: RecordingSource(try SyntheticMotion.generate(settings)))
         manager.startGyroUpdates()
         manager.waitUntilFinished()
         var count = 0
@@ -548,9 +548,9 @@ struct MotionManagerTests {
 /// methods on the main thread, whose run loop nobody else runs. Before waitUntilFinished() ran the
 /// main queue, no handler had run when it returned (0 of 2,854 samples).
 final class MotionManagerMainThreadTests: XCTestCase {
-    func testMainQueueHandlersRunInsideWaitUntilFinishedOnTheMainThread() {
+    func testMainQueueHandlersRunInsideWaitUntilFinishedOnTheMainThread() throws {
         XCTAssertTrue(Thread.isMainThread)
-        let recording = MotionScenario.named("gestures")!.generate()
+        let recording = try MotionScenario.named("gestures")!.generate()
         let source = GatedSource(recording)
         let manager = MotionManager(source: source)
         let motionTimestamps = Mutex<[Double]>([])

@@ -59,16 +59,32 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
 
     /// `streamCount` uninitialized filters with the same settings.
     ///
-    /// - Precondition: `streamCount ≥ 1`.
+    /// The state takes ``byteCount(streamCount:)`` bytes: check it first when the count comes from
+    /// outside the program. As with Swift's own collections, a count out of range is a programmer
+    /// error that stops the program, and so does an allocation larger than the memory there is.
+    ///
+    /// - Precondition: `streamCount ≥ 1` and the size representable (``byteCount(streamCount:)``
+    ///   is not nil).
     public init(streamCount: Int, settings: MadgwickFilter<Scalar>.Settings = .init()) {
         precondition(streamCount >= 1, "need at least one stream")
+        precondition(Self.byteCount(streamCount: streamCount) != nil, "\(streamCount) streams need more bytes than an Int can count")
         self.streamCount = streamCount
         self.settings = settings
-        groups = Array(repeating: Group(), count: (streamCount + Lanes.scalarCount - 1) / Lanes.scalarCount)
+        groups = Array(repeating: Group(), count: MultiStreamSamples<Lanes>.groupCount(streamCount: streamCount))
         // Padding lanes count as initialized so that they never keep a group off the fast path.
         for s in streamCount..<(groups.count * Lanes.scalarCount) {
             groups[s / Lanes.scalarCount].initialized[s % Lanes.scalarCount] = 1
         }
+    }
+
+    /// The bytes the state of `streamCount` streams takes (one group of `Lanes.scalarCount`
+    /// streams per `⌈streamCount / lanes⌉`). Nil when `streamCount < 1` or the size does not fit in
+    /// an `Int`. Allocates nothing. (``process(_:taskCount:)`` copies the state once per task.)
+    public static func byteCount(streamCount: Int) -> Int? {
+        guard streamCount >= 1 else { return nil }
+        let (bytes, overflow) = MultiStreamSamples<Lanes>.groupCount(streamCount: streamCount)
+            .multipliedReportingOverflow(by: MemoryLayout<Group>.stride)
+        return overflow ? nil : bytes
     }
 
     /// The attitude of one stream, sensor → ``MadgwickFilter/Settings/frame``, unit length

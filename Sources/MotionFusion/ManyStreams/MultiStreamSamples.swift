@@ -35,20 +35,54 @@ public struct MultiStreamSamples<Lanes: FusionLanes>: Sendable {
     /// Zeroed samples for `streamCount` streams of `stepCount` steps each (shorten streams with
     /// ``setLength(_:ofStream:)``).
     ///
-    /// - Precondition: `streamCount ≥ 1`, `stepCount ≥ 0`.
+    /// The memory is ``byteCount(streamCount:stepCount:hasMagnetometer:)`` bytes: check it first
+    /// when the counts come from outside the program. As with Swift's own collections, a count out of
+    /// range is a programmer error that stops the program, and so does an allocation larger than
+    /// the memory there is.
+    ///
+    /// - Precondition: `streamCount ≥ 1`, `stepCount ≥ 0`, and the size representable
+    ///   (``byteCount(streamCount:stepCount:hasMagnetometer:)`` is not nil).
     public init(streamCount: Int, stepCount: Int, hasMagnetometer: Bool) {
         precondition(streamCount >= 1 && stepCount >= 0, "need at least one stream and no negative length")
+        precondition(
+            Self.byteCount(streamCount: streamCount, stepCount: stepCount, hasMagnetometer: hasMagnetometer) != nil,
+            "\(streamCount) streams of \(stepCount) steps need more bytes than an Int can count")
         self.streamCount = streamCount
         self.stepCount = stepCount
         self.hasMagnetometer = hasMagnetometer
         lengths = Array(repeating: stepCount, count: streamCount)
-        groupCount = (streamCount + Lanes.scalarCount - 1) / Lanes.scalarCount
-        channelCount = hasMagnetometer ? 10 : 7
+        groupCount = Self.groupCount(streamCount: streamCount)
+        channelCount = Self.channelCount(hasMagnetometer: hasMagnetometer)
         storage = Array(repeating: Lanes(), count: stepCount * channelCount * groupCount)
         groupShortest = Array(repeating: stepCount, count: groupCount)
         groupLongest = Array(repeating: stepCount, count: groupCount)
         if streamCount % Lanes.scalarCount != 0 { groupShortest[groupCount - 1] = 0 }
     }
+
+    /// The bytes that samples of `streamCount` streams of `stepCount` steps take: the vectors
+    /// (`stepCount × channels × ⌈streamCount / lanes⌉`) and the per-stream and per-group lengths.
+    /// Nil when a count is out of range (`streamCount < 1`, `stepCount < 0`) or the size does not
+    /// fit in an `Int`. Allocates nothing.
+    public static func byteCount(streamCount: Int, stepCount: Int, hasMagnetometer: Bool) -> Int? {
+        guard streamCount >= 1, stepCount >= 0 else { return nil }
+        let groups = groupCount(streamCount: streamCount)
+        let (vectors, o1) = stepCount.multipliedReportingOverflow(by: channelCount(hasMagnetometer: hasMagnetometer))
+        let (allVectors, o2) = vectors.multipliedReportingOverflow(by: groups)
+        let (vectorBytes, o3) = allVectors.multipliedReportingOverflow(by: MemoryLayout<Lanes>.stride)
+        // The lengths: one Int per stream and two per group.
+        let (groupLengths, o4) = groups.multipliedReportingOverflow(by: 2)
+        let (lengths, o5) = streamCount.addingReportingOverflow(groupLengths)
+        let (lengthBytes, o6) = lengths.multipliedReportingOverflow(by: MemoryLayout<Int>.stride)
+        let (total, o7) = vectorBytes.addingReportingOverflow(lengthBytes)
+        return o1 || o2 || o3 || o4 || o5 || o6 || o7 ? nil : total
+    }
+
+    /// `⌈streamCount / lanes⌉`, without overflow.
+    static func groupCount(streamCount: Int) -> Int {
+        streamCount / Lanes.scalarCount + (streamCount % Lanes.scalarCount == 0 ? 0 : 1)
+    }
+
+    static func channelCount(hasMagnetometer: Bool) -> Int { hasMagnetometer ? 10 : 7 }
 
     /// Samples from recordings, one stream each: `dt` comes from the timestamps by a default
     /// ``SampleClock``, as in ``FusionStream`` (0 for the first sample, which initializes a filter,

@@ -1,3 +1,4 @@
+import Foundation
 import RealModule
 
 /// A scripted, seeded IMU recording: a sequence of gestures (rests, rotations, shakes, taps, pushes,
@@ -29,7 +30,8 @@ public struct MotionScenario: Sendable {
         /// step frequency and a forward sway of a third of it.
         case walk(seconds: Double, stepFrequency: Double = 1.8, amplitude: Double = 0.3)
 
-        /// The segment's length, seconds.
+        /// The segment's length, seconds (a negative length counts as 0 here;
+        /// ``MotionScenario/validate(memoryLimit:)`` rejects it).
         public var duration: Double {
             switch self {
             case .rest(let s), .rotate(_, _, let s), .shake(_, let s, _, _), .tap(_, _, let s), .push(_, _, let s),
@@ -65,9 +67,9 @@ public struct MotionScenario: Sendable {
         }
     }
 
-    /// Sensor and environment settings.
+    /// Sensor and environment settings (their valid ranges: ``MotionScenario/validate(memoryLimit:)``).
     public struct Settings: Sendable, Hashable {
-        /// Samples per second. Default 100.
+        /// Samples per second, 0.001 to 1 000 000. Default 100.
         public var sampleRate: Double = 100
         /// Device → ENU at the start. Default: lying face up, its top edge pointing north.
         public var initialAttitude: Quaternion<Double> = .identity
@@ -118,35 +120,218 @@ public struct MotionScenario: Sendable {
     /// The total length, seconds.
     public var duration: Double { segments.reduce(0) { $0 + $1.duration } }
 
-    /// Simulates the recording (with truth; `scored` is nil).
-    public func generate() -> IMURecording {
-        var random = SplitMix64(seed: settings.seed)
-        let plan = schedule
-        let dt = 1 / settings.sampleRate
-        let count = max(1, Int((duration * settings.sampleRate).rounded(.down)) + 1)
-        let g0 = settings.gravity
+    /// The number of samples the recording has: one at each multiple of 1 / sampleRate from 0 to
+    /// ``duration``. Nil when the sample rate or a segment's length is out of range (see
+    /// ``validate(memoryLimit:)``).
+    public var sampleCount: Int? { try? checkedSampleCount() }
+
+    /// The memory one sample of a generated recording takes: a timestamp, gyroscope, accelerometer
+    /// and magnetometer vectors and the true attitude (136 bytes on 64-bit platforms).
+    public static let bytesPerSample =
+        MemoryLayout<Double>.stride + 3 * MemoryLayout<SIMD3<Double>>.stride + MemoryLayout<Quaternion<Double>>.stride
+
+    /// Checks the scenario against the valid ranges and the memory its recording takes,
+    /// ``sampleCount`` × ``bytesPerSample``, against `memoryLimit`. Allocates nothing.
+    ///
+    /// | what | range |
+    /// |---|---|
+    /// | `settings.sampleRate` | 0.001 Hz to 1 MHz |
+    /// | a segment's `seconds` | finite, ≥ 0 |
+    /// | ``duration`` (the segments' total) | finite, at most 2⁵³ samples |
+    /// | a segment's `axis`, `degrees`, `peak`, `amplitude` | finite |
+    /// | a segment's `frequency`, `stepFrequency` | finite, ≥ 0 Hz |
+    /// | the three noises, `gravity` | finite, ≥ 0 |
+    /// | `gyroscopeBias`, `earthField`, `initialAttitude` | finite components; the attitude not zero |
+    /// | a disturbance's `start` and `field` | finite; its `seconds` finite, ≥ 0 |
+    ///
+    /// - Parameter memoryLimit: bytes; by default the machine's physical memory.
+    /// - Throws: ``SimulationError/outOfRange(setting:value:range:)`` naming the first setting out
+    ///   of range (segments as `segments[i].seconds` and so on), or
+    ///   ``SimulationError/tooManySamples(count:bytesPerSample:bytes:limit:)``.
+    public func validate(
+        memoryLimit: Int = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+    ) throws(SimulationError) {
+        let count = try checkedSampleCount()
+        try SimulationLimits.memory(count: count, bytesPerSample: Self.bytesPerSample, limit: memoryLimit)
+    }
+
+    /// Every range check of ``validate(memoryLimit:)``, and the sample count.
+    func checkedSampleCount() throws(SimulationError) -> Int {
+        try SimulationLimits.sampleRate(settings.sampleRate)
+        for (i, segment) in segments.enumerated() {
+            let name = "segments[\(i)]"
+            switch segment {
+            case .rest(let seconds):
+                try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
+            case .rotate(let axis, let degrees, let seconds):
+                try SimulationLimits.finite(axis, "\(name).axis")
+                try SimulationLimits.finite(degrees, "\(name).degrees")
+                try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
+            case .shake(let axis, let seconds, let frequency, let amplitude):
+                try SimulationLimits.finite(axis, "\(name).axis")
+                try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
+                try SimulationLimits.nonNegative(frequency, "\(name).frequency", unit: "Hz")
+                try SimulationLimits.finite(amplitude, "\(name).amplitude")
+            case .tap(let axis, let peak, let seconds), .push(let axis, let peak, let seconds):
+                try SimulationLimits.finite(axis, "\(name).axis")
+                try SimulationLimits.finite(peak, "\(name).peak")
+                try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
+            case .walk(let seconds, let stepFrequency, let amplitude):
+                try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
+                try SimulationLimits.nonNegative(stepFrequency, "\(name).stepFrequency", unit: "Hz")
+                try SimulationLimits.finite(amplitude, "\(name).amplitude")
+            }
+        }
+        let total = duration
+        try SimulationLimits.finite(total, "duration (the segments' total seconds)")
+        try SimulationLimits.finite(settings.initialAttitude.w, "initialAttitude.w")
+        try SimulationLimits.finite(settings.initialAttitude.vector, "initialAttitude")
+        guard settings.initialAttitude.components != .zero else {
+            throw .outOfRange(setting: "initialAttitude (length)", value: 0, range: "a nonzero quaternion")
+        }
+        try SimulationLimits.finite(settings.gyroscopeBias, "gyroscopeBias")
+        try SimulationLimits.nonNegative(settings.gyroscopeNoise, "gyroscopeNoise", unit: "rad/s")
+        try SimulationLimits.nonNegative(settings.accelerometerNoise, "accelerometerNoise", unit: "m/s²")
+        try SimulationLimits.nonNegative(settings.magnetometerNoise, "magnetometerNoise", unit: "µT")
+        try SimulationLimits.finite(settings.earthField, "earthField")
+        try SimulationLimits.nonNegative(settings.gravity, "gravity", unit: "m/s²")
+        for (i, d) in settings.disturbances.enumerated() {
+            try SimulationLimits.finite(d.start, "disturbances[\(i)].start")
+            try SimulationLimits.nonNegative(d.seconds, "disturbances[\(i)].seconds", unit: "s")
+            try SimulationLimits.finite(d.field, "disturbances[\(i)].field")
+        }
+        return try SimulationLimits.sampleCount(
+            (total * settings.sampleRate).rounded(.down) + 1, duration: total, rate: settings.sampleRate,
+            setting: "duration (the segments' total seconds)")
+    }
+
+    /// Simulates the recording (with truth; `scored` is nil): the samples of ``samples()``,
+    /// collected.
+    ///
+    /// - Throws: ``SimulationError`` when a setting is out of range or the recording would take
+    ///   more than the machine's physical memory (``validate(memoryLimit:)``), before anything is
+    ///   allocated. For a recording of any length, iterate over ``samples()`` instead.
+    public func generate() throws(SimulationError) -> IMURecording {
+        try validate()
+        let samples = try samples()
+        var timestamps: [Double] = [], gyroscope: [SIMD3<Double>] = [], accelerometer: [SIMD3<Double>] = []
+        var magnetometer: [SIMD3<Double>] = [], truth: [Quaternion<Double>] = []
+        timestamps.reserveCapacity(samples.count)
+        gyroscope.reserveCapacity(samples.count)
+        accelerometer.reserveCapacity(samples.count)
+        magnetometer.reserveCapacity(samples.count)
+        truth.reserveCapacity(samples.count)
+        for sample in samples {
+            timestamps.append(sample.timestamp)
+            gyroscope.append(sample.gyroscope)
+            accelerometer.append(sample.accelerometer)
+            magnetometer.append(sample.magnetometer)
+            truth.append(sample.truth)
+        }
+        var recording = IMURecording()
+        recording.timestamps = timestamps
+        recording.gyroscope = gyroscope
+        recording.accelerometer = accelerometer
+        recording.magnetometer = magnetometer
+        recording.truth = truth
+        return recording
+    }
+
+    /// The samples of the recording one at a time, computed as they are taken: memory does not
+    /// grow with the length (the values are those of ``generate()``).
+    ///
+    /// - Throws: ``SimulationError/outOfRange(setting:value:range:)`` when a setting is out of
+    ///   range (there is no memory limit).
+    public func samples() throws(SimulationError) -> Samples {
+        Samples(scenario: self, count: try checkedSampleCount())
+    }
+
+    /// One simulated sample: time (s), gyroscope (rad/s), accelerometer (specific force, m/s²),
+    /// magnetometer (µT), all in the device frame, and the true attitude device → ENU.
+    public struct Sample: Sendable, Hashable {
+        public var timestamp: Double
+        public var gyroscope: SIMD3<Double>
+        public var accelerometer: SIMD3<Double>
+        public var magnetometer: SIMD3<Double>
+        public var truth: Quaternion<Double>
+    }
+
+    /// The samples of a scenario, computed one at a time (see ``MotionScenario/samples()``).
+    public struct Samples: Sequence, IteratorProtocol, Sendable {
+        /// The number of samples in all.
+        public let count: Int
+        let plan: [ScheduledSegment]
+        let dt: Double
+        let gravity: Double
+        let earthField: SIMD3<Double>
+        let gyroscopeBias: SIMD3<Double>
+        let noise: (gyroscope: Double, accelerometer: Double, magnetometer: Double)
+        let disturbances: [Disturbance]
+        var random: SplitMix64
+        var q: Quaternion<Double>
+        /// The next sample's index, and the segment `linear` last found.
+        var k = 0
         var index = 0
 
-        func segment(at t: Double) -> (ScheduledSegment, Double)? {
+        init(scenario: MotionScenario, count: Int) {
+            self.count = count
+            let settings = scenario.settings
+            gravity = settings.gravity
+            earthField = settings.earthField
+            gyroscopeBias = settings.gyroscopeBias
+            noise = (settings.gyroscopeNoise, settings.accelerometerNoise, settings.magnetometerNoise)
+            disturbances = settings.disturbances
+            plan = scenario.schedule
+            dt = 1 / scenario.settings.sampleRate
+            random = SplitMix64(seed: scenario.settings.seed)
+            q = scenario.settings.initialAttitude.normalized()
+        }
+
+        public var underestimatedCount: Int { count - k }
+
+        public mutating func next() -> Sample? {
+            guard k < count else { return nil }
+            let t = Double(k) * dt
+            let plan = self.plan
+            let mean =
+                k > 0
+                ? SyntheticMotion.integrate(&q, rate: { Self.rate(plan, $0) }, from: t - dt, duration: dt, substeps: 16)
+                : .zero
+            let (device, earth) = linear(t)
+            let specificForce = device + q.inverseAct(on: earth + SIMD3(0, 0, gravity))
+            var field = q.inverseAct(on: earthField)
+            for d in disturbances where t >= d.start && t < d.start + d.seconds { field += d.field }
+            let gyroscope = mean + gyroscopeBias + noise.gyroscope * random.gaussianVector()
+            let accelerometer = specificForce + noise.accelerometer * random.gaussianVector()
+            let magnetometer = field + noise.magnetometer * random.gaussianVector()
+            k += 1
+            return Sample(timestamp: t, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer, truth: q)
+        }
+
+        /// The segment at time t and the time into it; t never decreases from one call to the next.
+        mutating func segment(at t: Double) -> (ScheduledSegment, Double)? {
             while index < plan.count && t >= plan[index].end { index += 1 }
             guard index < plan.count, t >= plan[index].start else { return nil }
             return (plan[index], t - plan[index].start)
         }
-        // Body rate (device frame) at time t.
-        func rate(_ t: Double) -> SIMD3<Double> {
+
+        /// Body rate (device frame) at time t.
+        static func rate(_ plan: [ScheduledSegment], _ t: Double) -> SIMD3<Double> {
             for s in plan where t >= s.start && t < s.end {
                 if case .rotate(let axis, let degrees, let seconds) = s.segment, seconds > 0 {
-                    let u = axis / max((axis * axis).sum().squareRoot(), .leastNormalMagnitude)
+                    let u = axis / Swift.max((axis * axis).sum().squareRoot(), .leastNormalMagnitude)
                     let angle = degrees * .pi / 180
                     return u * (angle * .pi / (2 * seconds) * .sin(.pi * (t - s.start) / seconds))
                 }
             }
             return .zero
         }
-        // Linear acceleration: (device-frame part, earth-frame part), m/s².
-        func linear(_ t: Double) -> (device: SIMD3<Double>, earth: SIMD3<Double>) {
+
+        /// Linear acceleration: (device-frame part, earth-frame part), m/s².
+        mutating func linear(_ t: Double) -> (device: SIMD3<Double>, earth: SIMD3<Double>) {
+            let g0 = gravity
             guard let (s, local) = segment(at: t) else { return (.zero, .zero) }
-            func unit(_ v: SIMD3<Double>) -> SIMD3<Double> { v / max((v * v).sum().squareRoot(), .leastNormalMagnitude) }
+            func unit(_ v: SIMD3<Double>) -> SIMD3<Double> { v / Swift.max((v * v).sum().squareRoot(), .leastNormalMagnitude) }
             switch s.segment {
             case .shake(let axis, _, let f, let amplitude):
                 return (unit(axis) * (amplitude * g0 * .sin(2 * .pi * f * local)), .zero)
@@ -161,27 +346,6 @@ public struct MotionScenario: Sendable {
                 return (.zero, .zero)
             }
         }
-
-        var recording = IMURecording()
-        recording.magnetometer = []
-        recording.truth = []
-        recording.timestamps.reserveCapacity(count)
-        var q = settings.initialAttitude.normalized()
-        let substeps = 16
-        for k in 0..<count {
-            let t = Double(k) * dt
-            let mean = k > 0 ? SyntheticMotion.integrate(&q, rate: rate, from: t - dt, duration: dt, substeps: substeps) : .zero
-            let (device, earth) = linear(t)
-            let specificForce = device + q.inverseAct(on: earth + SIMD3(0, 0, g0))
-            var field = q.inverseAct(on: settings.earthField)
-            for d in settings.disturbances where t >= d.start && t < d.start + d.seconds { field += d.field }
-            recording.timestamps.append(t)
-            recording.gyroscope.append(mean + settings.gyroscopeBias + settings.gyroscopeNoise * random.gaussianVector())
-            recording.accelerometer.append(specificForce + settings.accelerometerNoise * random.gaussianVector())
-            recording.magnetometer!.append(field + settings.magnetometerNoise * random.gaussianVector())
-            recording.truth!.append(q)
-        }
-        return recording
     }
 }
 
