@@ -12,7 +12,7 @@ struct CalibrateStandardOutputTests {
         defer { folder.remove() }
         var gestures = MotionScenario.named("gestures")!
         gestures.settings.sampleRate = 50
-        let recording = gestures.generate()
+        let recording = try gestures.generate()
         var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n"
         for k in 0..<recording.count {
             let (g, a, m) = (recording.gyroscope[k], recording.accelerometer[k], recording.magnetometer![k])

@@ -110,7 +110,7 @@ struct RecordingReliabilityTests {
         var settings = SyntheticMotion.Settings()
         settings.sampleRate = 1000
         settings.duration = 20  // 20,001 samples
-        let recording = SyntheticMotion.generate(settings)
+        let recording = try SyntheticMotion.generate(settings)
         let folder = try Folder()
         defer { folder.remove() }
         let manager = MotionManager(source: RecordingSource(recording))
