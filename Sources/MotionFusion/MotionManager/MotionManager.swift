@@ -271,12 +271,12 @@ public final class MotionManager: @unchecked Sendable {
     /// once with the error if the source fails).
     @_disfavoredOverload
     public func startAccelerometerUpdates(to queue: DispatchQueue, withHandler handler: @escaping AccelerometerHandler) {
-        startAccelerometer(HandlerQueue(queue), handler)
+        startUpdates(\.accelerometer, HandlerQueue(queue), handler)
     }
     /// Starts accelerometer updates with a handler run on `queue`, as Core Motion's
     /// `startAccelerometerUpdates(to:withHandler:)`.
     public func startAccelerometerUpdates(to queue: OperationQueue, withHandler handler: @escaping AccelerometerHandler) {
-        startAccelerometer(HandlerQueue(queue), handler)
+        startUpdates(\.accelerometer, HandlerQueue(queue), handler)
     }
     /// Accelerometer updates as an async sequence (starts the updates).
     public func accelerometerUpdates() -> AsyncStream<AccelerometerData> { stream(\.accelerometer) }
@@ -287,10 +287,10 @@ public final class MotionManager: @unchecked Sendable {
     public func startGyroUpdates() { start { $0.gyro.active = true } }
     @_disfavoredOverload
     public func startGyroUpdates(to queue: DispatchQueue, withHandler handler: @escaping GyroHandler) {
-        startGyro(HandlerQueue(queue), handler)
+        startUpdates(\.gyro, HandlerQueue(queue), handler)
     }
     public func startGyroUpdates(to queue: OperationQueue, withHandler handler: @escaping GyroHandler) {
-        startGyro(HandlerQueue(queue), handler)
+        startUpdates(\.gyro, HandlerQueue(queue), handler)
     }
     public func gyroUpdates() -> AsyncStream<GyroData> { stream(\.gyro) }
     public func stopGyroUpdates() { stop(\.gyro) }
@@ -300,10 +300,10 @@ public final class MotionManager: @unchecked Sendable {
     public func startMagnetometerUpdates() { start { $0.magnetometer.active = true } }
     @_disfavoredOverload
     public func startMagnetometerUpdates(to queue: DispatchQueue, withHandler handler: @escaping MagnetometerHandler) {
-        startMagnetometer(HandlerQueue(queue), handler)
+        startUpdates(\.magnetometer, HandlerQueue(queue), handler)
     }
     public func startMagnetometerUpdates(to queue: OperationQueue, withHandler handler: @escaping MagnetometerHandler) {
-        startMagnetometer(HandlerQueue(queue), handler)
+        startUpdates(\.magnetometer, HandlerQueue(queue), handler)
     }
     public func magnetometerUpdates() -> AsyncStream<MagnetometerData> { stream(\.magnetometer) }
     public func stopMagnetometerUpdates() { stop(\.magnetometer) }
@@ -439,24 +439,14 @@ public final class MotionManager: @unchecked Sendable {
         return try body()
     }
 
-    private func startAccelerometer(_ queue: HandlerQueue, _ body: @escaping AccelerometerHandler) {
+    /// Starts a raw-sensor service with a handler (the three services differ only in their data).
+    private func startUpdates<Value>(
+        _ service: ReferenceWritableKeyPath<MotionManager, Service<Value>>, _ queue: HandlerQueue,
+        _ body: @escaping @Sendable (Value?, (any Error)?) -> Void
+    ) {
         start {
-            $0.accelerometer.active = true
-            $0.accelerometer.handler = Handler(queue: queue, body: body)
-        }
-    }
-
-    private func startGyro(_ queue: HandlerQueue, _ body: @escaping GyroHandler) {
-        start {
-            $0.gyro.active = true
-            $0.gyro.handler = Handler(queue: queue, body: body)
-        }
-    }
-
-    private func startMagnetometer(_ queue: HandlerQueue, _ body: @escaping MagnetometerHandler) {
-        start {
-            $0.magnetometer.active = true
-            $0.magnetometer.handler = Handler(queue: queue, body: body)
+            $0[keyPath: service].active = true
+            $0[keyPath: service].handler = Handler(queue: queue, body: body)
         }
     }
 
