@@ -146,7 +146,7 @@ struct MotionManagerTests {
         // Core Motion's recipe: keep the attitude at some moment, then multiply later attitudes by its
         // inverse to get the rotation since then.
         let recording = Self.gestures()
-        var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryCorrectedZVertical)
+        var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryCorrectedZVertical)
         var reference: Attitude<Double>?
         let referenceIndex = 300  // t = 3 s, at rest
         var largest = 0.0
@@ -485,9 +485,9 @@ struct MotionManagerTests {
     @Test func everyDeviceMotionStartTakesTheCalibration() async throws {
         let recording = Self.gestures()
         let calibration = SensorCalibration(magnetometer: MagnetometerCalibration(hardIron: SIMD3(8, -5, 3)))
-        var calibrated = DeviceMotionProcessor<InertialFrameFilter<Double>>(
+        var calibrated = try DeviceMotionProcessor<InertialFrameFilter<Double>>(
             referenceFrame: .xMagneticNorthZVertical, calibration: calibration)
-        var raw = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
+        var raw = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
         var expected: [Quaternion<Double>] = []
         var uncalibrated: [Quaternion<Double>] = []
         for i in 0..<recording.count {

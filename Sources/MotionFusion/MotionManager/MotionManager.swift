@@ -134,8 +134,11 @@ public final class MotionManager: @unchecked Sendable {
     /// How device motion was asked to start, checked (``MotionManagerError``) before anything runs.
     private struct DeviceMotionRequest {
         var referenceFrame: AttitudeReferenceFrame
-        var declinationRadians: Double
+        /// Degrees east; nil outside true north.
+        var declinationDegrees: Double?
         var calibration: SensorCalibration
+        /// A processor for this request, made (and checked) outside the lock.
+        var processor: DeviceMotionProcessor<InertialFrameFilter<Double>>
     }
 
     private let lock = NSLock()
@@ -458,24 +461,29 @@ public final class MotionManager: @unchecked Sendable {
         let (frame, fallback) = locked { (referenceFrame ?? self.referenceFrame, defaultDeclination) }
         guard isDeviceMotionAvailable else { return .failure(.deviceMotionNotAvailable) }
         if frame.usesMagnetometer && !isMagnetometerAvailable { return .failure(.referenceFrameNotAvailable(frame)) }
-        var radians = 0.0
+        var degrees: Double?
         if frame == .xTrueNorthZVertical {
             guard let given = declination ?? fallback else { return .failure(.trueNorthNotAvailable) }
             do throws(MotionManagerError) {
-                radians = try given.degreesEast() * .pi / 180
+                degrees = try given.degreesEast()
             } catch {
                 return .failure(error)
             }
         }
-        return .success(DeviceMotionRequest(referenceFrame: frame, declinationRadians: radians, calibration: calibration))
+        do throws(MotionManagerError) {
+            let processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(
+                referenceFrame: frame, declinationDegrees: degrees, calibration: calibration)
+            return .success(DeviceMotionRequest(
+                referenceFrame: frame, declinationDegrees: degrees, calibration: calibration, processor: processor))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Makes the processor for `request` unless device motion already runs (it keeps its own).
     private func prepareProcessor(_ request: DeviceMotionRequest) {
         guard processor == nil else { return }
-        processor = DeviceMotionProcessor(
-            referenceFrame: request.referenceFrame, declination: request.declinationRadians,
-            calibration: request.calibration)
+        processor = request.processor
         referenceFrame = request.referenceFrame
     }
 

@@ -6,6 +6,9 @@ import Foundation
 /// it once (with a nil sample) on its queue, ``MotionManager/error`` holds it, an `AsyncStream` from
 /// ``MotionManager/deviceMotionUpdates(using:declination:calibration:)`` finishes at once, and device
 /// motion stays inactive. The manager never falls back to another reference frame.
+///
+/// ``DeviceMotionProcessor``'s initializers throw the same errors for true north without a finite
+/// declination.
 public enum MotionManagerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// ``AttitudeReferenceFrame/xTrueNorthZVertical`` was asked for without a declination or a
     /// location (``MagneticDeclination``), so true north is unknown (Core Motion's
