@@ -482,6 +482,43 @@ struct MotionManagerTests {
         #expect(MotionManager(source: WatchedSource()).availableAttitudeReferenceFrames() == [.xArbitraryZVertical])
     }
 
+    /// `error` holds the last device-motion start's error only until a start succeeds. Before, a
+    /// failed true-north request stayed in `error` through a later successful run.
+    @Test func aSuccessfulStartClearsTheLastStartError() async throws {
+        let recording = Self.gestures()
+        let manager = MotionManager(source: RecordingSource(recording))
+        manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical)
+        #expect(manager.error as? MotionManagerError == .trueNorthNotAvailable)
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
+        #expect(manager.error == nil)
+        manager.waitUntilFinished()
+        #expect(manager.error == nil && manager.deviceMotion?.timestamp == recording.timestamps.last)
+        // Streams and handlers alike.
+        let streamed = MotionManager(source: RecordingSource(recording))
+        for await _ in streamed.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(.nan)) {}
+        #expect(streamed.error as? MotionManagerError == .declinationNotAvailable(.notFinite(parameter: "degrees")))
+        var count = 0
+        for await _ in streamed.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(2)) { count += 1 }
+        #expect(count == recording.count && streamed.error == nil)
+        let queue = DispatchQueue(label: "cleared")
+        let handled = MotionManager(source: RecordingSource(recording))
+        handled.startDeviceMotionUpdates(using: .xTrueNorthZVertical, to: queue) { _, _ in }
+        #expect(handled.error != nil)
+        handled.startDeviceMotionUpdates(using: .xArbitraryZVertical, to: queue) { _, _ in }
+        handled.waitUntilFinished()
+        #expect(handled.error == nil)
+        // A source's error stays: it is not a start's.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mf-error-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "t,gx,gy,gz,ax,ay,az\n0,0,0,0,0,0,9.81\n0.01,0,oops,0,0,0,9.81\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let failing = MotionManager(source: try CSVReplaySource(path: path))
+        failing.startDeviceMotionUpdates(using: .xArbitraryZVertical)
+        failing.waitUntilFinished()
+        #expect(failing.error != nil && !(failing.error is MotionManagerError))
+        failing.startDeviceMotionUpdates(using: .xArbitraryZVertical)
+        #expect(failing.error != nil && !(failing.error is MotionManagerError))
+    }
+
     @Test func everyDeviceMotionStartTakesTheCalibration() async throws {
         let recording = Self.gestures()
         let calibration = SensorCalibration(magnetometer: MagnetometerCalibration(hardIron: SIMD3(8, -5, 3)))

@@ -259,7 +259,8 @@ public final class MotionManager: @unchecked Sendable {
     public var isDeviceMotionActive: Bool { locked { deviceMotionService.active } }
 
     /// The error that ended the source, if one did; otherwise the ``MotionManagerError`` of the last
-    /// device-motion start that could not run, if any.
+    /// device-motion start, if it could not run. A device-motion start that runs (or joins the running
+    /// service) clears it; the other services' starts leave it as it is.
     public var error: (any Error)? { locked { sourceError ?? startError } }
     /// Samples taken from the source so far.
     public var sampleCount: Int { locked { samples } }
@@ -367,7 +368,10 @@ public final class MotionManager: @unchecked Sendable {
             continuation.finish()
             return stream
         case .success(let request):
-            return stream(\.deviceMotionService) { $0.prepareProcessor(request) }
+            return stream(\.deviceMotionService) {
+                $0.prepareProcessor(request)
+                $0.startError = nil
+            }
         }
     }
     public func stopDeviceMotionUpdates() {
@@ -498,6 +502,7 @@ public final class MotionManager: @unchecked Sendable {
         case .success(let request):
             start {
                 $0.prepareProcessor(request)
+                $0.startError = nil
                 $0.deviceMotionService.active = true
                 if let handler { $0.deviceMotionService.handler = handler }
             }
