@@ -1,3 +1,4 @@
+import Foundation
 import MotionFusion
 import Synchronization
 import Testing
@@ -61,5 +62,31 @@ struct DocumentationExampleTests {
         #expect(manager.error == nil && manager.attitudeReferenceFrame == .xTrueNorthZVertical)
         let heading = try #require(last?.heading)
         #expect(heading >= 0 && heading < 360)
+    }
+
+    /// The articles spell Euler angles with their convention: `EulerAngles(yaw:pitch:roll:)` is
+    /// deprecated (pitch is about Y in the aerospace sequence, about X in Core Motion's).
+    /// Conventions.md and GettingStarted.md used it in three examples.
+    @Test func articlesUseNoDeprecatedEulerAngles() throws {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = root.appendingPathComponent("Sources/MotionFusion/MotionFusion.docc")
+        let articles = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".md") }
+        #expect(articles.contains("Conventions.md") && articles.contains("GettingStarted.md"))
+        for name in articles {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains("EulerAngles") {
+                #expect(!line.contains("(yaw:"), "\(name): \(line)")
+            }
+        }
+    }
+
+    /// "Conventions", the gimbal-lock example (aerospace angles), with the values it states.
+    @Test func conventionsGimbalLockExample() {
+        let locked = EulerAngles<Double>(aerospaceYaw: 0.3, pitch: .pi / 2, roll: 0.2)
+        let extracted = locked.quaternion.eulerAngles(.aerospace)
+        #expect(abs(extracted.angles[0] - 0.1) < 1e-6 && abs(extracted.angles[1] - .pi / 2) < 1e-6)
+        #expect(extracted.angles[2] == 0 && extracted.isGimbalLocked)
+        #expect(extracted.quaternion.isApproximatelySameRotation(as: locked.quaternion))
     }
 }
