@@ -370,7 +370,7 @@ public final class MotionManager: @unchecked Sendable {
         calibration: SensorCalibration? = nil
     ) -> AsyncStream<DeviceMotion> {
         do throws(MotionManagerError) {
-            let (request, processor) = try resolvedDeviceMotionRequest(referenceFrame, declination, calibration)
+            let (request, processor) = try deviceMotionRequest(referenceFrame, declination, calibration)
             // A request that differs from the running one throws here (the error is set inside).
             return try stream(\.deviceMotionService) { manager throws(MotionManagerError) in
                 try manager.beginDeviceMotion(request, processor)
@@ -467,12 +467,8 @@ public final class MotionManager: @unchecked Sendable {
         }
     }
 
-    /// Resolves and checks a device-motion request (a failure is the start error): the sensors it needs; the frame, declination and
-    /// calibration it leaves out (the running service's while one runs, else ``attitudeReferenceFrame``,
-    /// ``declination`` and none); for true north the declination in degrees (computed here, outside
-    /// the lock, when it comes from the World Magnetic Model); and a processor for it, in case no
-    /// service runs when it starts.
-    private func resolvedDeviceMotionRequest(
+    /// `resolveDeviceMotionRequest`, whose failure becomes the start error.
+    private func deviceMotionRequest(
         _ referenceFrame: AttitudeReferenceFrame?, _ declination: MagneticDeclination?, _ calibration: SensorCalibration?
     ) throws(MotionManagerError) -> (DeviceMotionRequest, DeviceMotionProcessor<InertialFrameFilter<Double>>) {
         do throws(MotionManagerError) {
@@ -483,6 +479,11 @@ public final class MotionManager: @unchecked Sendable {
         }
     }
 
+    /// Resolves and checks a device-motion request: the sensors it needs; the frame, declination and
+    /// calibration it leaves out (the running service's while one runs, else ``attitudeReferenceFrame``,
+    /// ``declination`` and none); for true north the declination in degrees (computed here, outside
+    /// the lock, when it comes from the World Magnetic Model); and a processor for it, in case no
+    /// service runs when it starts.
     private func resolveDeviceMotionRequest(
         _ referenceFrame: AttitudeReferenceFrame?, _ declination: MagneticDeclination?, _ calibration: SensorCalibration?
     ) throws(MotionManagerError) -> (DeviceMotionRequest, DeviceMotionProcessor<InertialFrameFilter<Double>>) {
@@ -540,7 +541,7 @@ public final class MotionManager: @unchecked Sendable {
         handler: Handler<DeviceMotion>?
     ) {
         do throws(MotionManagerError) {
-            let (request, processor) = try resolvedDeviceMotionRequest(referenceFrame, declination, calibration)
+            let (request, processor) = try deviceMotionRequest(referenceFrame, declination, calibration)
             // A request that differs from the running one throws here (the error is set inside).
             try start { manager throws(MotionManagerError) in
                 try manager.beginDeviceMotion(request, processor)
