@@ -60,6 +60,8 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
     /// (Core Motion's X-north, Z-up frame) before the reference frame is applied.
     ///
     /// - Parameters:
+    ///   - stream: the filter, clock, bias estimation and calibration that the samples go through.
+    ///   - referenceFrame: the frame of the attitudes.
     ///   - declinationDegrees: for ``AttitudeReferenceFrame/xTrueNorthZVertical``, the magnetic
     ///     declination in degrees east of true north (``MagneticDeclination/degreesEast()`` gives
     ///     it for a place and date). Ignored by the other frames.
