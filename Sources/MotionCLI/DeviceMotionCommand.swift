@@ -58,20 +58,25 @@ struct DeviceMotionCommand: ParsableCommand {
     }
 
     func run() throws {
-        var declination = 0.0
+        var declinationDegrees: Double?
         if referenceFrame == .xTrueNorthZVertical, let latitude, let longitude {
-            do {
-                declination = try WorldMagneticModel.wmm2025.field(
-                    latitude: latitude, longitude: longitude, heightKilometers: heightKm,
-                    decimalYear: try decimalYear(date)
-                ).declination
-            } catch let error as WorldMagneticModelError {
-                throw CommandFailure("World Magnetic Model: \(error)")
+            let place = MagneticDeclination.location(
+                latitude: latitude, longitude: longitude, heightKilometers: heightKm, date: try utcDay(date))
+            do throws(MotionManagerError) {
+                declinationDegrees = try place.degreesEast()
+            } catch {
+                guard case .declinationNotAvailable(let reason) = error else { throw CommandFailure("\(error)") }
+                throw CommandFailure("World Magnetic Model: \(reason)")
             }
         }
         let calibration = try CalibrationFile.read(calibrationFiles)
-        var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(
-            referenceFrame: referenceFrame, declination: declination, calibration: calibration)
+        var processor: DeviceMotionProcessor<InertialFrameFilter<Double>>
+        do throws(MotionManagerError) {
+            processor = try DeviceMotionProcessor(
+                referenceFrame: referenceFrame, declinationDegrees: declinationDegrees, calibration: calibration)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
         let reader: IMUCSVReader
         do throws(CSVError) {
             reader = try IMUCSVReader(
@@ -99,4 +104,19 @@ struct DeviceMotionCommand: ParsableCommand {
         }
         try file.commit()
     }
+}
+
+/// Noon UTC of the day `YYYY-MM-DD` (nil: today, as ``MagneticDeclination`` takes nil), checked as
+/// `decimalYear(_:)` checks it; ``MagneticDeclination/location(latitude:longitude:heightKilometers:date:)``
+/// counts only the UTC calendar day.
+func utcDay(_ text: String?) throws -> Date? {
+    guard let text else { return nil }
+    _ = try decimalYear(text)
+    let parts = text.split(separator: "-").compactMap { Int($0) }
+    let components = DateComponents(
+        timeZone: TimeZone(identifier: "UTC"), year: parts[0], month: parts[1], day: parts[2], hour: 12)
+    guard let day = Calendar(identifier: .gregorian).date(from: components) else {
+        throw CommandFailure("\(text): not a date")
+    }
+    return day
 }

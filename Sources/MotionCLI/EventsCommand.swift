@@ -40,7 +40,7 @@ struct EventsCommand: ParsableCommand {
     }
 
     func run() throws {
-        var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryCorrectedZVertical)
+        var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryCorrectedZVertical)
         var detector = MotionEventDetector(
             shake: .init(threshold: shakeThreshold), movement: .init(threshold: movementThreshold))
         var events: [MotionEvent] = []

@@ -1,12 +1,13 @@
 import CoreMotionCompatibility
 import Foundation
 import Testing
+import XCTest
 
 /// Runs the Core Motion-style code of GettingProcessedDeviceMotionData.swift on the simulated
-/// "gestures" recording and checks what it read.
+/// default synthetic recording (SyntheticMotion, 60 s at 100 Hz) and checks what it read.
 @Suite("Core Motion code through CoreMotionCompatibility")
 struct CoreMotionCompatibilityTests {
-    static let recording = try! MotionScenario.named("gestures")!.generate()
+    static let recording = SyntheticMotion.generate()
 
     /// The timestamps a 1/60 s update interval delivers from the 100 Hz recording (the manager's
     /// decimation: the first sample at or after each interval).
@@ -91,6 +92,49 @@ struct CoreMotionCompatibilityTests {
         Self.check(readings)
     }
 
+    /// What the `@MainActor` view controller must have read: the samples a plain manager delivers
+    /// from the same recording at the same interval, value for value, and the heading label of the
+    /// last one.
+    @MainActor static func check(_ controller: ViewController) async {
+        let reference = CMMotionManager(source: RecordingSource(recording))
+        reference.deviceMotionUpdateInterval = 1.0 / 60.0
+        var expected: [CMDeviceMotion] = []
+        for await motion in reference.deviceMotionUpdates(using: .xMagneticNorthZVertical) { expected.append(motion) }
+        let samples = controller.samples
+        #expect(samples.map(\.timestamp) == decimatedTimestamps, "\(samples.count) samples")
+        #expect(samples == expected, "the controller saw the manager's samples")
+        for data in samples {
+            let g = data.gravity
+            #expect(abs((g * g).sum().squareRoot() - 1) < 1e-9 && data.heading >= 0 && data.heading < 360)
+        }
+        #expect(controller.headingText == samples.last.map { "\(Int($0.heading.rounded()) % 360)°" })
+        #expect(!controller.motion.isDeviceMotionActive || controller.motion.hasEnded)
+    }
+
+    /// The `@MainActor` view controller, with the test blocking the main queue in
+    /// `waitUntilFinished()`: the `.main` handler runs there, on the main actor (under `swift test` on
+    /// a pool thread, the main queue's after `dispatchMain()`), and `MainActor.assumeIsolated`
+    /// accepts it. Without assumeIsolated, `self.update(data)` in the handler does not compile.
+    @MainActor @Test func mainActorViewControllerInsideWaitUntilFinished() async {
+        let controller = ViewController()
+        controller.startDeviceMotion()
+        controller.motion.waitUntilFinished()
+        await Self.check(controller)
+    }
+
+    /// The same controller with nobody blocking the main queue: the main queue runs the handlers by
+    /// itself, as an app's run loop does.
+    @Test func mainActorViewControllerOnTheMainQueue() async throws {
+        let controller = ViewController()
+        await controller.startDeviceMotion()
+        let expected = Self.decimatedTimestamps.count
+        let deadline = ContinuousClock.now + .seconds(120)
+        while await controller.samples.count < expected, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await Self.check(controller)
+    }
+
     @Test func coreMotionNamesMeanMotionFusionsTypes() {
         #expect(CMMotionManager.availableAttitudeReferenceFrames() == Set(CMAttitudeReferenceFrame.allCases))
         let field = CMCalibratedMagneticField()
@@ -105,5 +149,21 @@ struct CoreMotionCompatibilityTests {
         #expect(motion?.sensorLocation != .headphoneLeft)
         let handler: CMDeviceMotionHandler = { _, _ in }
         handler(nil, nil)
+    }
+}
+
+/// The `@MainActor` view controller on the real main thread, as in an app or a command-line program
+/// (XCTest on Linux runs its test methods there; it cannot call a `@MainActor` method itself, so the
+/// test enters the main actor with `MainActor.assumeIsolated`, which the main thread satisfies).
+final class MainActorViewControllerMainThreadTests: XCTestCase {
+    func testMainQueueHandlerOnTheMainThread() {
+        XCTAssertTrue(Thread.isMainThread)
+        MainActor.assumeIsolated {
+            let controller = ViewController()
+            controller.startDeviceMotion()
+            controller.motion.waitUntilFinished()
+            XCTAssertEqual(controller.samples.map(\.timestamp), CoreMotionCompatibilityTests.decimatedTimestamps)
+            XCTAssertFalse(controller.headingText.isEmpty)
+        }
     }
 }

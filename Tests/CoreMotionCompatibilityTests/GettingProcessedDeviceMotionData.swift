@@ -1,7 +1,8 @@
 // Core Motion code as Apple's article "Getting processed device-motion data" and the CMMotionManager
 // reference write it: availability, the update interval, showsDeviceMovementDisplay, the reference
 // frames, handlers on `.main` and on an `OperationQueue()`, a pull loop, the reference attitude
-// (`copy() as? CMAttitude`, `multiply(byInverseOf:)`), and every field the handlers read.
+// (`copy() as? CMAttitude`, `multiply(byInverseOf:)`), and every field the handlers read; and the
+// most common app shape, a `@MainActor` view controller whose `.main` handler updates it.
 //
 // It builds against CoreMotionCompatibility with only these changes from Core Motion code:
 //   1. `import CoreMotion` → `import CoreMotionCompatibility`.
@@ -9,12 +10,19 @@
 //      20× real time; on a device, `IIOSource`).
 //   3. `let attitude = validData.attitude` → `var attitude = …`: CMAttitude is a class in Core
 //      Motion, a struct here, and `multiply(byInverseOf:)` mutates it.
-// Swift 6 strict concurrency, as for any Swift 6 Core Motion user: the handlers are `@Sendable`, so
-// the class is `@unchecked Sendable` (CMMotionManager is not marked Sendable in Core Motion) and
-// keeps what its handlers share (the reference attitude and what they read) in a `Mutex` from
-// Synchronization; what leaves the lock is Sendable in both worlds (C structs and numbers, not the
-// CMAttitude class). Nothing else differs from Core Motion code. (This file is compiled here
-// against CoreMotionCompatibility; there is no Apple SDK on Linux to build it against Core Motion.)
+//   4. In a `@MainActor` class, a `.main` handler reaches the class through
+//      `MainActor.assumeIsolated { self.update(data) }` instead of `self.update(data)`.
+// Swift 6 strict concurrency. Here the handlers are `@Sendable`, so they are never isolated to the
+// main actor. (Apple's CoreMotion headers, as far as the public copies we could read show, declare
+// the handlers as plain blocks without NS_SWIFT_SENDABLE, which Swift imports as non-Sendable
+// closures: there a closure written in a `@MainActor` class takes the main actor's isolation, so
+// `self.update(data)` compiles, and traps at run time on a queue other than `.main`. Not verified
+// against the newest SDK.) Hence change 4, and the classic shape below: `MotionViewController` is
+// `@unchecked Sendable` (CMMotionManager is not marked Sendable in Core Motion) and keeps what its
+// handlers share (the reference attitude and what they read) in a `Mutex` from Synchronization;
+// what leaves the lock is Sendable in both worlds (C structs and numbers, not the CMAttitude class).
+// Nothing else differs from Core Motion code. (This file is compiled here against
+// CoreMotionCompatibility; there is no Apple SDK on Linux to build it against Core Motion.)
 
 import CoreMotionCompatibility
 import Foundation
@@ -37,7 +45,7 @@ struct MotionReading: Sendable {
 }
 
 final class MotionViewController: @unchecked Sendable {
-    let motion = CMMotionManager(source: RecordingSource(try! MotionScenario.named("gestures")!.generate(), pacing: .realTime(speed: 20)))
+    let motion = CMMotionManager(source: RecordingSource(SyntheticMotion.generate(), pacing: .realTime(speed: 20)))
     let queue = OperationQueue()
     let referenceAttitude = Mutex<CMAttitude?>(nil)
     let readings = Mutex<[MotionReading]>([])
@@ -137,5 +145,31 @@ final class MotionViewController: @unchecked Sendable {
                 x: validData.attitude.quaternion.x, y: validData.attitude.quaternion.y,
                 z: validData.attitude.quaternion.z, w: validData.attitude.quaternion.w))
         readings.withLock { $0.append(reading) }
+    }
+}
+
+/// The `@MainActor` view controller, as in the article "Device Motion for Core Motion Users" (which
+/// a test checks word for word against this code).
+@MainActor
+final class ViewController {
+    let motion = CMMotionManager(source: RecordingSource(SyntheticMotion.generate()))  // IIOSource on a device
+    private(set) var samples: [CMDeviceMotion] = []
+    private(set) var headingText = ""
+
+    func startDeviceMotion() {
+        guard motion.isDeviceMotionAvailable else { return }
+        motion.deviceMotionUpdateInterval = 1.0 / 60.0
+        motion.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: .main) { data, error in
+            guard let data else { return }
+            // `.main` runs the handler on the main actor; assumeIsolated checks that and says so.
+            MainActor.assumeIsolated {
+                self.update(data)
+            }
+        }
+    }
+
+    func update(_ data: CMDeviceMotion) {
+        samples.append(data)
+        headingText = "\(Int(data.heading.rounded()) % 360)°"
     }
 }

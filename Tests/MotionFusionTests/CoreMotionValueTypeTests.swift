@@ -64,8 +64,8 @@ struct CoreMotionValueTypeTests {
         #expect(later.quaternion.angle(to: .identity) < 1e-15)
     }
 
-    @Test func deviceMotionIsDoubleAndItsFieldCarriesAccuracy() {
-        var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
+    @Test func deviceMotionIsDoubleAndItsFieldCarriesAccuracy() throws {
+        var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
         let withField: DeviceMotion = processor.update(
             timestamp: 0, gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.80665), magnetometer: SIMD3(20, 0, -45))
         #expect(withField.magneticField == CalibratedMagneticField(field: SIMD3(20, 0, -45), accuracy: .uncalibrated))
@@ -76,7 +76,7 @@ struct CoreMotionValueTypeTests {
         let calibration = SensorCalibration(
             magnetometer: MagnetometerCalibration(
                 hardIron: SIMD3(5, 0, 0), softIron: .identity, fieldStrength: 49, residual: 0.1))
-        var calibrated = DeviceMotionProcessor<InertialFrameFilter<Double>>(
+        var calibrated = try DeviceMotionProcessor<InertialFrameFilter<Double>>(
             referenceFrame: .xMagneticNorthZVertical, calibration: calibration)
         let m = calibrated.update(
             timestamp: 0, gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.80665), magnetometer: SIMD3(25, 0, -45))
@@ -104,13 +104,13 @@ struct CoreMotionValueTypeTests {
 
     /// Started tilted by 89.9° and by 90.1° about the device's X axis (pitch through upright), the
     /// arbitrary frame's X axis must be nearly the same: the device's X axis, which stays horizontal.
-    @Test func arbitraryFrameIsContinuousThroughUpright() {
+    @Test func arbitraryFrameIsContinuousThroughUpright() throws {
         let heading = Quaternion<Double>(angle: 40 * Self.degree, axis: SIMD3(0, 0, 1))
         for frame in [AttitudeReferenceFrame.xArbitraryZVertical, .xArbitraryCorrectedZVertical] {
             var xAxes: [SIMD3<Double>] = []
             for tilt in [89.9, 90.1, 30, 150] {
                 let pose = heading * Quaternion(angle: tilt * Self.degree, axis: SIMD3(1, 0, 0))
-                let motion = DeviceMotionTests.settle(pose, frame: frame)
+                let motion = try DeviceMotionTests.settle(pose, frame: frame)
                 // The device's X axis in the reference frame: the reference X axis itself.
                 let x = motion.attitude.quaternion.act(on: SIMD3(1, 0, 0))
                 #expect((x - SIMD3(1, 0, 0)).lengthOfVector < 1e-6, "\(frame), tilt \(tilt)°: X axis \(x)")
@@ -124,9 +124,9 @@ struct CoreMotionValueTypeTests {
     }
 
     /// A device started lying flat keeps yaw 0 at the start (the documented identity start).
-    @Test func arbitraryFrameStartsFlatAtTheIdentity() {
+    @Test func arbitraryFrameStartsFlatAtTheIdentity() throws {
         let west = Quaternion<Double>(angle: 90 * Self.degree, axis: SIMD3(0, 0, 1))
-        let motion = DeviceMotionTests.settle(west, frame: .xArbitraryZVertical)
+        let motion = try DeviceMotionTests.settle(west, frame: .xArbitraryZVertical)
         #expect(motion.attitude.quaternion.angle(to: .identity) < 1e-8)
     }
 }

@@ -40,11 +40,12 @@ struct DeviceMotionCommandTests {
             "device-motion", input, "-o", output, "--reference-frame", "xTrueNorthZVertical", "--latitude", "-33.87",
             "--longitude", "151.21", "--date", "2026-03-01",
         ])
+        // The command passes WMM2025's declination in degrees, for that day.
         let declination = try WorldMagneticModel.wmm2025.field(
             latitude: -33.87, longitude: 151.21, heightKilometers: 0, decimalYear: try decimalYear("2026-03-01")
-        ).declination
-        var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(
-            referenceFrame: .xTrueNorthZVertical, declination: declination)
+        ).declinationDegrees
+        var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(
+            referenceFrame: .xTrueNorthZVertical, declinationDegrees: declination)
         var expected = "t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading\n"
         let reader = try IMUCSVReader(path: input)
         while let r = try reader.next() {

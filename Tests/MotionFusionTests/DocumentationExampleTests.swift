@@ -1,3 +1,4 @@
+import Foundation
 import MotionFusion
 import Synchronization
 import Testing
@@ -61,5 +62,88 @@ struct DocumentationExampleTests {
         #expect(manager.error == nil && manager.attitudeReferenceFrame == .xTrueNorthZVertical)
         let heading = try #require(last?.heading)
         #expect(heading >= 0 && heading < 360)
+    }
+
+    /// Every ```swift block of "Device Motion for Core Motion Users" appears word for word (indentation
+    /// aside) in the test sources that compile it: its `import` lines in the file, the rest as
+    /// consecutive lines. An example edited in the article alone, or never compiled, fails here.
+    @Test func deviceMotionForCoreMotionUsersExamplesAreTheCompiledOnes() throws {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/MotionFusion/MotionFusion.docc/DeviceMotionForCoreMotionUsers.md"),
+            encoding: .utf8)
+        let blocks = Self.swiftBlocks(in: article)
+        #expect(blocks.count >= 4, "\(blocks.count) swift blocks")
+        let sources = try ["Tests/MotionFusionTests", "Tests/CoreMotionCompatibilityTests"].flatMap { folder in
+            let url = root.appendingPathComponent(folder)
+            return try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+                .filter { $0.hasSuffix(".swift") }
+                .map { try Self.lines(String(contentsOf: url.appendingPathComponent($0), encoding: .utf8)) }
+        }
+        for block in blocks {
+            let imports = block.filter { $0.hasPrefix("import ") }
+            var body = block.filter { !$0.hasPrefix("import ") }
+            while body.first == "" { body.removeFirst() }
+            while body.last == "" { body.removeLast() }
+            let compiled = sources.contains { file in
+                imports.allSatisfy(file.contains) && Self.contains(file, body)
+            }
+            #expect(compiled, "not compiled by any test as written:\n\(block.joined(separator: "\n"))")
+        }
+    }
+
+    /// The articles spell Euler angles with their convention: `EulerAngles(yaw:pitch:roll:)` is
+    /// deprecated (pitch is about Y in the aerospace sequence, about X in Core Motion's).
+    /// Conventions.md and GettingStarted.md used it in three examples.
+    @Test func articlesUseNoDeprecatedEulerAngles() throws {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = root.appendingPathComponent("Sources/MotionFusion/MotionFusion.docc")
+        let articles = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".md") }
+        #expect(articles.contains("Conventions.md") && articles.contains("GettingStarted.md"))
+        for name in articles {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains("EulerAngles") {
+                #expect(!line.contains("(yaw:"), "\(name): \(line)")
+            }
+        }
+    }
+
+    /// "Conventions", the gimbal-lock example (aerospace angles), with the values it states.
+    @Test func conventionsGimbalLockExample() {
+        let locked = EulerAngles<Double>(aerospaceYaw: 0.3, pitch: .pi / 2, roll: 0.2)
+        let extracted = locked.quaternion.eulerAngles(.aerospace)
+        #expect(abs(extracted.angles[0] - 0.1) < 1e-6 && abs(extracted.angles[1] - .pi / 2) < 1e-6)
+        #expect(extracted.angles[2] == 0 && extracted.isGimbalLocked)
+        #expect(extracted.quaternion.isApproximatelySameRotation(as: locked.quaternion))
+    }
+
+    /// The lines of each ```swift block, trimmed.
+    static func swiftBlocks(in markdown: String) -> [[String]] {
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in lines(markdown) {
+            if current == nil {
+                if line == "```swift" { current = [] }
+            } else if line == "```" {
+                blocks.append(current!)
+                current = nil
+            } else {
+                current!.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// Lines without their leading and trailing white space.
+    static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// True if `part` occurs in `lines` as consecutive lines.
+    static func contains(_ lines: [String], _ part: [String]) -> Bool {
+        guard !part.isEmpty, part.count <= lines.count else { return part.isEmpty }
+        return (0...(lines.count - part.count)).contains { start in lines[start..<(start + part.count)].elementsEqual(part) }
     }
 }

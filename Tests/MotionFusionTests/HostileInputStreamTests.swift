@@ -137,8 +137,8 @@ struct HostileInputStreamTests {
     }
 
     /// The same samples through the device-motion layer (the default inertial filter, magnetic north).
-    static func deviceMotions(_ t: [Double], _ samples: [Sample]) -> [DeviceMotion] {
-        var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
+    static func deviceMotions(_ t: [Double], _ samples: [Sample]) throws -> [DeviceMotion] {
+        var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
         return samples.indices.map { k in
             processor.update(
                 timestamp: t[k], gyroscope: samples[k].gyroscope, accelerometer: samples[k].accelerometer,
@@ -147,10 +147,10 @@ struct HostileInputStreamTests {
     }
 
     @Test(arguments: TimestampFault.allCases)
-    func deviceMotionProcessorFollowsTheClockRules(_ fault: TimestampFault) {
+    func deviceMotionProcessorFollowsTheClockRules(_ fault: TimestampFault) throws {
         let t = fault.timestamps
         let samples = (0..<t.count).map { ConstantRotation.sample($0) }
-        let motions = Self.deviceMotions(t, samples)
+        let motions = try Self.deviceMotions(t, samples)
         #expect(motions.count == t.count)
         // Magnetic north is the filter's NWU frame: the attitude is the filter's, stepped as documented.
         var reference = InertialFrameFilter<Double>(settings: .init(frame: .nwu))
@@ -169,7 +169,7 @@ struct HostileInputStreamTests {
     }
 
     @Test(arguments: TimestampFault.allCases)
-    func motionManagerDeliversEverySampleWithBadTimestamps(_ fault: TimestampFault) async {
+    func motionManagerDeliversEverySampleWithBadTimestamps(_ fault: TimestampFault) async throws {
         let t = fault.timestamps
         let samples = (0..<t.count).map { ConstantRotation.sample($0) }
         var recording = IMURecording()
@@ -184,7 +184,7 @@ struct HostileInputStreamTests {
             delivered.count == t.count && manager.sampleCount == t.count && manager.error == nil,
             "\(fault): \(delivered.count) of \(t.count)")
         // The manager runs the device-motion processor on every sample, in order.
-        let expected = Self.deviceMotions(t, samples)
+        let expected = try Self.deviceMotions(t, samples)
         for (k, (a, b)) in zip(delivered, expected).enumerated() {
             #expect(same(a.timestamp, b.timestamp) && a.attitude.quaternion == b.attitude.quaternion, "\(fault), sample \(k)")
         }
@@ -323,7 +323,7 @@ extension HostileInputStreamTests {
     /// MotionManager: a device-motion sample for every input, equal to the processor's; attitude,
     /// gravity and heading always valid; the rates and accelerations are the measurements, so they
     /// are non-finite exactly when the input is.
-    @Test func deviceMotionFromBadSensorValues() async {
+    @Test func deviceMotionFromBadSensorValues() async throws {
         let samples = HostileInputFilterTests.burst.hostile
         var recording = IMURecording()
         recording.timestamps = samples.indices.map { Double($0) * 0.01 }
@@ -334,7 +334,7 @@ extension HostileInputStreamTests {
         var delivered: [DeviceMotion] = []
         for await motion in manager.deviceMotionUpdates(using: .xMagneticNorthZVertical) { delivered.append(motion) }
         #expect(delivered.count == samples.count)
-        var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
+        var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
         let c = FilterCase(kind: .inertial, precision: .double)
         func finite(_ v: SIMD3<Double>) -> Bool { (v * 0) == .zero }
         for (k, motion) in delivered.enumerated() {
@@ -439,7 +439,7 @@ extension HostileInputStreamTests {
     /// no event.
     @Test func motionEventsIgnoreBrokenDeviceMotion() throws {
         let recording = try MotionScenario.named("gestures")!.generate()
-        var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryZVertical)
+        var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryZVertical)
         let motions = recording.timestamps.indices.map { k in
             processor.update(
                 timestamp: recording.timestamps[k], gyroscope: recording.gyroscope[k],

@@ -8,9 +8,9 @@ import Testing
 @Suite("Motion events")
 struct MotionEventTests {
     /// Runs a scenario through device motion and the detectors.
-    static func events(_ scenario: MotionScenario) -> [MotionEvent] {
-        let recording = try! scenario.generate()
-        var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryCorrectedZVertical)
+    static func events(_ scenario: MotionScenario) throws -> [MotionEvent] {
+        let recording = try scenario.generate()
+        var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryCorrectedZVertical)
         var detector = MotionEventDetector()
         var events: [MotionEvent] = []
         for i in 0..<recording.count {
@@ -30,7 +30,7 @@ struct MotionEventTests {
     @Test func gesturesAreRecognizedWithin50Milliseconds() throws {
         let scenario = try #require(MotionScenario.named("gestures"))
         let plan = scenario.schedule
-        let events = Self.events(scenario)
+        let events = try Self.events(scenario)
         let shake = ShakeDetector.Settings()
         // Expected times from the scripted waveforms: a shake a·sin(2πft) is recognized at the
         // swing that makes the second reversal, when |a| crosses the threshold; it ends when |a| has
@@ -81,12 +81,12 @@ struct MotionEventTests {
     @Test func tenMinutesOfWalkingMakeNoShake() throws {
         let scenario = try #require(MotionScenario.named("walking"))
         #expect(scenario.duration >= 600)
-        let events = Self.events(scenario)
+        let events = try Self.events(scenario)
         #expect(Self.times(events, "shakeBegan").isEmpty, "\(events.filter { $0.name.hasPrefix("shake") })")
     }
 
     @Test func everyOrientationInTurn() throws {
-        let events = Self.events(try #require(MotionScenario.named("orientations")))
+        let events = try Self.events(#require(MotionScenario.named("orientations")))
         let sequence = events.compactMap { e -> DeviceOrientation? in
             if case .orientationChanged(_, _, let to) = e { return to }
             return nil

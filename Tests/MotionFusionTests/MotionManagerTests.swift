@@ -147,7 +147,7 @@ struct MotionManagerTests {
         // Core Motion's recipe: keep the attitude at some moment, then multiply later attitudes by its
         // inverse to get the rotation since then.
         let recording = Self.gestures()
-        var processor = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryCorrectedZVertical)
+        var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryCorrectedZVertical)
         var reference: Attitude<Double>?
         let referenceIndex = 300  // t = 3 s, at rest
         var largest = 0.0
@@ -469,9 +469,11 @@ struct MotionManagerTests {
         #expect(manager.showsDeviceMovementDisplay)
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
         #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical && manager.isDeviceMotionActive)
-        // A running service keeps its frame; a start without a frame uses it.
+        // A running service keeps its frame: another frame is an error, and a start without a frame
+        // uses it.
         manager.startDeviceMotionUpdates(using: .xArbitraryZVertical)
-        #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
+        #expect(manager.error as? MotionManagerError == .deviceMotionRunning(.xMagneticNorthZVertical))
+        #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical && manager.isDeviceMotionActive)
         manager.stopDeviceMotionUpdates()
         #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical && !manager.isDeviceMotionActive)
         var headings: [Double] = []
@@ -483,12 +485,142 @@ struct MotionManagerTests {
         #expect(MotionManager(source: WatchedSource()).availableAttitudeReferenceFrames() == [.xArbitraryZVertical])
     }
 
+    /// A device-motion start that differs from the running request (frame, declination in degrees,
+    /// calibration) is an error reported like the other start errors, and the running service goes
+    /// on untouched; the same request, or one that names no frame, joins it. Before, the second start
+    /// silently kept the running processor: true north 10° east delivered magnetic headings, and a
+    /// calibration was dropped, with no error.
+    @Test func aDifferentRequestWhileDeviceMotionRunsIsAnError() async throws {
+        let recording = Self.gestures()
+        let source = GatedSource(recording)  // nothing is delivered before `open()`
+        let manager = MotionManager(source: source)
+        let magnetic = manager.deviceMotionUpdates(using: .xMagneticNorthZVertical)
+        let running = MotionManagerError.deviceMotionRunning(.xMagneticNorthZVertical)
+        // Another frame and declination: a stream that finishes at once.
+        let trueNorth = manager.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(10))
+        #expect(manager.error as? MotionManagerError == running)
+        #expect(manager.isDeviceMotionActive && manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
+        // Another calibration: the handler receives the error once, and replaces no handler.
+        let queue = DispatchQueue(label: "requests")
+        let refused = Mutex<[(Bool, MotionManagerError?)]>([])
+        let calibration = SensorCalibration(magnetometer: MagnetometerCalibration(hardIron: SIMD3(8, -5, 3)))
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, calibration: calibration, to: queue) { motion, error in
+            refused.withLock { $0.append((motion != nil, error as? MotionManagerError)) }
+        }
+        #expect(manager.error as? MotionManagerError == running)
+        // The same request joins (its handler is the service's handler now), and clears the error.
+        let joined = Mutex<[Double]>([])
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: queue) { motion, error in
+            if let motion { joined.withLock { $0.append(motion.heading) } }
+            #expect(error == nil)
+        }
+        #expect(manager.error == nil)
+        // No frame: the running one, whatever `declination` says.
+        manager.declination = .degrees(20)
+        let unnamed = manager.deviceMotionUpdates()
+        #expect(manager.error == nil && manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
+        source.open()
+        var headings: [Double] = []
+        for await motion in magnetic { headings.append(motion.heading) }
+        var refusedCount = 0
+        for await _ in trueNorth { refusedCount += 1 }
+        var unnamedHeadings: [Double] = []
+        for await motion in unnamed { unnamedHeadings.append(motion.heading) }
+        manager.waitUntilFinished()
+        queue.sync {}
+        #expect(headings.count == recording.count && refusedCount == 0)
+        #expect(unnamedHeadings == headings)
+        #expect(joined.withLock { $0 } == headings)
+        let calls = refused.withLock { $0 }
+        #expect(calls.count == 1 && calls.first?.0 == false && calls.first?.1 == running, "\(calls)")
+        // The magnetic headings are the uncalibrated magnetic-north ones.
+        let alone = await Self.headings(MotionManager(source: RecordingSource(recording)), .xMagneticNorthZVertical, nil)
+        #expect(headings == alone)
+        #expect(running.localizedDescription.contains("stop it"))
+    }
+
+    /// True north runs with its declination: another declination is an error; the same one in
+    /// degrees, or none, joins it — even with no `declination` on the manager.
+    @Test func trueNorthRunningWithADeclinationIsJoinedOnlyAsIs() async throws {
+        let recording = Self.gestures()
+        let source = GatedSource(recording)
+        let manager = MotionManager(source: source)
+        let tenEast = manager.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(10))
+        #expect(manager.error == nil && manager.isDeviceMotionActive)
+        manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(11))
+        #expect(manager.error as? MotionManagerError == .deviceMotionRunning(.xTrueNorthZVertical))
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
+        #expect(manager.error as? MotionManagerError == .deviceMotionRunning(.xTrueNorthZVertical))
+        let same = manager.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(10))
+        #expect(manager.error == nil)
+        let queue = DispatchQueue(label: "true north")
+        let handled = Mutex<[Double]>([])
+        let errors = Mutex(0)
+        manager.startDeviceMotionUpdates(to: queue) { motion, error in  // Core Motion's form: no frame
+            if let motion { handled.withLock { $0.append(motion.heading) } }
+            if error != nil { errors.withLock { $0 += 1 } }
+        }
+        manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical)  // no declination: the running one
+        #expect(manager.error == nil && manager.attitudeReferenceFrame == .xTrueNorthZVertical)
+        source.open()
+        var headings: [Double] = []
+        for await motion in tenEast { headings.append(motion.heading) }
+        var joined: [Double] = []
+        for await motion in same { joined.append(motion.heading) }
+        manager.waitUntilFinished()
+        queue.sync {}
+        #expect(headings.count == recording.count && joined == headings)
+        #expect(handled.withLock { $0 } == headings && errors.withLock { $0 } == 0)
+        let magnetic = await Self.headings(MotionManager(source: RecordingSource(recording)), .xMagneticNorthZVertical, nil)
+        for (m, t) in zip(magnetic, headings) { #expect(abs(Self.headingDifference(m, t) - 10) < 1e-6) }
+        // Once stopped (here: the source ended), another request starts afresh.
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
+        #expect(manager.error == nil && manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
+    }
+
+    /// `error` holds the last device-motion start's error only until a start succeeds. Before, a
+    /// failed true-north request stayed in `error` through a later successful run.
+    @Test func aSuccessfulStartClearsTheLastStartError() async throws {
+        let recording = Self.gestures()
+        let manager = MotionManager(source: RecordingSource(recording))
+        manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical)
+        #expect(manager.error as? MotionManagerError == .trueNorthNotAvailable)
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
+        #expect(manager.error == nil)
+        manager.waitUntilFinished()
+        #expect(manager.error == nil && manager.deviceMotion?.timestamp == recording.timestamps.last)
+        // Streams and handlers alike.
+        let streamed = MotionManager(source: RecordingSource(recording))
+        for await _ in streamed.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(.nan)) {}
+        #expect(streamed.error as? MotionManagerError == .declinationNotAvailable(.notFinite(parameter: "degrees")))
+        var count = 0
+        for await _ in streamed.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(2)) { count += 1 }
+        #expect(count == recording.count && streamed.error == nil)
+        let queue = DispatchQueue(label: "cleared")
+        let handled = MotionManager(source: RecordingSource(recording))
+        handled.startDeviceMotionUpdates(using: .xTrueNorthZVertical, to: queue) { _, _ in }
+        #expect(handled.error != nil)
+        handled.startDeviceMotionUpdates(using: .xArbitraryZVertical, to: queue) { _, _ in }
+        handled.waitUntilFinished()
+        #expect(handled.error == nil)
+        // A source's error stays: it is not a start's.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mf-error-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "t,gx,gy,gz,ax,ay,az\n0,0,0,0,0,0,9.81\n0.01,0,oops,0,0,0,9.81\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let failing = MotionManager(source: try CSVReplaySource(path: path))
+        failing.startDeviceMotionUpdates(using: .xArbitraryZVertical)
+        failing.waitUntilFinished()
+        #expect(failing.error != nil && !(failing.error is MotionManagerError))
+        failing.startDeviceMotionUpdates(using: .xArbitraryZVertical)
+        #expect(failing.error != nil && !(failing.error is MotionManagerError))
+    }
+
     @Test func everyDeviceMotionStartTakesTheCalibration() async throws {
         let recording = Self.gestures()
         let calibration = SensorCalibration(magnetometer: MagnetometerCalibration(hardIron: SIMD3(8, -5, 3)))
-        var calibrated = DeviceMotionProcessor<InertialFrameFilter<Double>>(
+        var calibrated = try DeviceMotionProcessor<InertialFrameFilter<Double>>(
             referenceFrame: .xMagneticNorthZVertical, calibration: calibration)
-        var raw = DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
+        var raw = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
         var expected: [Quaternion<Double>] = []
         var uncalibrated: [Quaternion<Double>] = []
         for i in 0..<recording.count {

@@ -48,16 +48,42 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
     public var stream: FusionStream<Filter>
     /// The reference frame of the attitudes.
     public let referenceFrame: AttitudeReferenceFrame
-    /// Magnetic declination, radians east of true north (used by the true-north frame).
-    public let declination: Double
+    /// The magnetic declination that ``AttitudeReferenceFrame/xTrueNorthZVertical`` applies, **in
+    /// degrees east of true north** (west negative), as ``MagneticDeclination`` and `motion
+    /// declination` give it; nil in the other frames, which use none.
+    public let declinationDegrees: Double?
+    /// The declination in radians (0 outside true north).
+    let declinationRadians: Double
     @usableFromInline var arbitraryYaw: Quaternion<Scalar>?
 
     /// A processor. The filter may run in any ``EarthFrame``; its attitude is turned into NWU
     /// (Core Motion's X-north, Z-up frame) before the reference frame is applied.
-    public init(stream: FusionStream<Filter>, referenceFrame: AttitudeReferenceFrame, declination: Double = 0) {
+    ///
+    /// - Parameters:
+    ///   - stream: the filter, clock, bias estimation and calibration that the samples go through.
+    ///   - referenceFrame: the frame of the attitudes.
+    ///   - declinationDegrees: for ``AttitudeReferenceFrame/xTrueNorthZVertical``, the magnetic
+    ///     declination in degrees east of true north (``MagneticDeclination/degreesEast()`` gives
+    ///     it for a place and date). Ignored by the other frames.
+    /// - Throws: ``MotionManagerError/trueNorthNotAvailable`` for true north without a declination,
+    ///   ``MotionManagerError/declinationNotAvailable(_:)`` for true north with a non-finite one. The
+    ///   processor never falls back to magnetic north.
+    public init(
+        stream: FusionStream<Filter>, referenceFrame: AttitudeReferenceFrame, declinationDegrees: Double? = nil
+    ) throws(MotionManagerError) {
         self.stream = stream
         self.referenceFrame = referenceFrame
-        self.declination = declination
+        if referenceFrame == .xTrueNorthZVertical {
+            guard let declinationDegrees else { throw .trueNorthNotAvailable }
+            guard declinationDegrees.isFinite else {
+                throw .declinationNotAvailable(.notFinite(parameter: "declinationDegrees"))
+            }
+            self.declinationDegrees = declinationDegrees
+            declinationRadians = declinationDegrees * .pi / 180
+        } else {
+            self.declinationDegrees = nil
+            declinationRadians = 0
+        }
     }
 
     /// Processes one raw sample (units as ``FusionStream/update(timestamp:gyroscope:accelerometer:magnetometer:)``).
@@ -72,7 +98,7 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
         case .xMagneticNorthZVertical:
             break
         case .xTrueNorthZVertical:
-            q = Quaternion(angle: Scalar(-declination), axis: SIMD3(0, 0, 1)) * q
+            q = Quaternion(angle: Scalar(-declinationRadians), axis: SIMD3(0, 0, 1)) * q
         case .xArbitraryZVertical, .xArbitraryCorrectedZVertical:
             if arbitraryYaw == nil, !output.flags.contains(.notInitialized) {
                 arbitraryYaw = Self.verticalTurn(of: q).conjugate
@@ -117,13 +143,14 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
 
 extension DeviceMotionProcessor {
     /// A processor around MotionFusion's default filter: ``InertialFrameFilter`` at its defaults (in
-    /// NWU), with the given sensor calibration.
+    /// NWU), with the given sensor calibration. The declination and the errors are those of
+    /// ``init(stream:referenceFrame:declinationDegrees:)``.
     public init<S: FusionScalar>(
-        referenceFrame: AttitudeReferenceFrame, declination: Double = 0,
+        referenceFrame: AttitudeReferenceFrame, declinationDegrees: Double? = nil,
         calibration: SensorCalibration = SensorCalibration()
-    ) where Filter == InertialFrameFilter<S> {
-        self.init(
+    ) throws(MotionManagerError) where Filter == InertialFrameFilter<S> {
+        try self.init(
             stream: FusionStream(filter: InertialFrameFilter<S>(settings: .init(frame: .nwu)), calibration: calibration),
-            referenceFrame: referenceFrame, declination: declination)
+            referenceFrame: referenceFrame, declinationDegrees: declinationDegrees)
     }
 }

@@ -54,13 +54,14 @@ public struct MagnetometerData: Sendable, Hashable {
 /// The worker starts with the first service and stops when the last service stops or the source
 /// ends (streams then finish). A source error ends the run: ``error`` holds it, handlers receive it.
 /// Device motion that cannot start as asked — true north without a declination, a magnetometer
-/// frame without a magnetometer — is a ``MotionManagerError``, reported the same way, and the
-/// service stays inactive. Timestamps are the source's. Thread safety: every method may be called
+/// frame without a magnetometer, a request other than the one running — is a
+/// ``MotionManagerError``, reported the same way, and the service stays as it was (inactive, or
+/// running its own request). Timestamps are the source's. Thread safety: every method may be called
 /// from any thread.
 public final class MotionManager: @unchecked Sendable {
     // @unchecked Sendable, and why it is sound:
     // - Every `var` stored property below (the four services, `processor`, `recorder`,
-    //   `recordingFailureHandler`, `recordingFailure`, `running`,
+    //   `processorRequest`, `recordingFailureHandler`, `recordingFailure`, `running`,
     //   `workerAlive`, `ended`, `samples`, `sourceError`, `startError`, `referenceFrame`,
     //   `defaultDeclination`, `showsMovementDisplay`) is read and written only inside `lock`
     //   (`locked { }`, or `lock.lock()`…`unlock()` in `start` and `run`).
@@ -131,10 +132,12 @@ public final class MotionManager: @unchecked Sendable {
         }
     }
 
-    /// How device motion was asked to start, checked (``MotionManagerError``) before anything runs.
-    private struct DeviceMotionRequest {
+    /// How device motion was asked to start, resolved and checked (``MotionManagerError``) before
+    /// anything runs. Two starts ask for the same thing when their requests are equal.
+    private struct DeviceMotionRequest: Equatable {
         var referenceFrame: AttitudeReferenceFrame
-        var declinationRadians: Double
+        /// Degrees east; nil outside true north.
+        var declinationDegrees: Double?
         var calibration: SensorCalibration
     }
 
@@ -146,6 +149,8 @@ public final class MotionManager: @unchecked Sendable {
     private var magnetometer = Service<MagnetometerData>()
     private var deviceMotionService = Service<DeviceMotion>()
     private var processor: DeviceMotionProcessor<InertialFrameFilter<Double>>?
+    /// What `processor` was made for.
+    private var processorRequest: DeviceMotionRequest?
     private var referenceFrame = AttitudeReferenceFrame.xArbitraryZVertical
     private var defaultDeclination: MagneticDeclination?
     private var showsMovementDisplay = false
@@ -256,7 +261,8 @@ public final class MotionManager: @unchecked Sendable {
     public var isDeviceMotionActive: Bool { locked { deviceMotionService.active } }
 
     /// The error that ended the source, if one did; otherwise the ``MotionManagerError`` of the last
-    /// device-motion start that could not run, if any.
+    /// device-motion start, if it could not run. A device-motion start that runs (or joins the running
+    /// service) clears it; the other services' starts leave it as it is.
     public var error: (any Error)? { locked { sourceError ?? startError } }
     /// Samples taken from the source so far.
     public var sampleCount: Int { locked { samples } }
@@ -271,12 +277,12 @@ public final class MotionManager: @unchecked Sendable {
     /// once with the error if the source fails).
     @_disfavoredOverload
     public func startAccelerometerUpdates(to queue: DispatchQueue, withHandler handler: @escaping AccelerometerHandler) {
-        startAccelerometer(HandlerQueue(queue), handler)
+        startUpdates(\.accelerometer, HandlerQueue(queue), handler)
     }
     /// Starts accelerometer updates with a handler run on `queue`, as Core Motion's
     /// `startAccelerometerUpdates(to:withHandler:)`.
     public func startAccelerometerUpdates(to queue: OperationQueue, withHandler handler: @escaping AccelerometerHandler) {
-        startAccelerometer(HandlerQueue(queue), handler)
+        startUpdates(\.accelerometer, HandlerQueue(queue), handler)
     }
     /// Accelerometer updates as an async sequence (starts the updates).
     public func accelerometerUpdates() -> AsyncStream<AccelerometerData> { stream(\.accelerometer) }
@@ -287,10 +293,10 @@ public final class MotionManager: @unchecked Sendable {
     public func startGyroUpdates() { start { $0.gyro.active = true } }
     @_disfavoredOverload
     public func startGyroUpdates(to queue: DispatchQueue, withHandler handler: @escaping GyroHandler) {
-        startGyro(HandlerQueue(queue), handler)
+        startUpdates(\.gyro, HandlerQueue(queue), handler)
     }
     public func startGyroUpdates(to queue: OperationQueue, withHandler handler: @escaping GyroHandler) {
-        startGyro(HandlerQueue(queue), handler)
+        startUpdates(\.gyro, HandlerQueue(queue), handler)
     }
     public func gyroUpdates() -> AsyncStream<GyroData> { stream(\.gyro) }
     public func stopGyroUpdates() { stop(\.gyro) }
@@ -300,10 +306,10 @@ public final class MotionManager: @unchecked Sendable {
     public func startMagnetometerUpdates() { start { $0.magnetometer.active = true } }
     @_disfavoredOverload
     public func startMagnetometerUpdates(to queue: DispatchQueue, withHandler handler: @escaping MagnetometerHandler) {
-        startMagnetometer(HandlerQueue(queue), handler)
+        startUpdates(\.magnetometer, HandlerQueue(queue), handler)
     }
     public func startMagnetometerUpdates(to queue: OperationQueue, withHandler handler: @escaping MagnetometerHandler) {
-        startMagnetometer(HandlerQueue(queue), handler)
+        startUpdates(\.magnetometer, HandlerQueue(queue), handler)
     }
     public func magnetometerUpdates() -> AsyncStream<MagnetometerData> { stream(\.magnetometer) }
     public func stopMagnetometerUpdates() { stop(\.magnetometer) }
@@ -317,14 +323,20 @@ public final class MotionManager: @unchecked Sendable {
     ///     uses ``attitudeReferenceFrame``, the frame last started.
     ///   - declination: for ``AttitudeReferenceFrame/xTrueNorthZVertical``: degrees east, or a
     ///     location for the World Magnetic Model (nil: ``declination``). Ignored by the other frames.
-    ///   - calibration: the sensor calibration applied before the filter.
+    ///   - calibration: the sensor calibration applied before the filter (nil: none).
     ///
-    /// A running device-motion service keeps its frame, declination and calibration until it stops.
-    /// A request that cannot run (``MotionManagerError``) sets ``error`` and leaves the service as it
-    /// was.
+    /// **While device motion runs**, it keeps its frame, declination and calibration until it stops.
+    /// A start that asks for the same — the same frame, the same declination in degrees, an equal
+    /// calibration — joins it (a handler replaces the running one's handler, as in Core Motion);
+    /// what a start leaves out (nil) is then the running service's, so a start that names no frame
+    /// always joins. A start that asks for something else is
+    /// ``MotionManagerError/deviceMotionRunning(_:)``: stop device motion first.
+    ///
+    /// A request that cannot run (``MotionManagerError``) sets ``error``, reaches the handler once,
+    /// and leaves the service as it was; a request that runs clears ``error``'s start error.
     public func startDeviceMotionUpdates(
         using referenceFrame: AttitudeReferenceFrame? = nil, declination: MagneticDeclination? = nil,
-        calibration: SensorCalibration = SensorCalibration()
+        calibration: SensorCalibration? = nil
     ) {
         startDeviceMotion(referenceFrame, declination, calibration, handler: nil)
     }
@@ -335,7 +347,7 @@ public final class MotionManager: @unchecked Sendable {
     @_disfavoredOverload
     public func startDeviceMotionUpdates(
         using referenceFrame: AttitudeReferenceFrame? = nil, declination: MagneticDeclination? = nil,
-        calibration: SensorCalibration = SensorCalibration(),
+        calibration: SensorCalibration? = nil,
         to queue: DispatchQueue, withHandler handler: @escaping DeviceMotionHandler
     ) {
         startDeviceMotion(referenceFrame, declination, calibration, handler: Handler(queue: HandlerQueue(queue), body: handler))
@@ -345,7 +357,7 @@ public final class MotionManager: @unchecked Sendable {
     /// parameters are those of ``startDeviceMotionUpdates(using:declination:calibration:)``.
     public func startDeviceMotionUpdates(
         using referenceFrame: AttitudeReferenceFrame? = nil, declination: MagneticDeclination? = nil,
-        calibration: SensorCalibration = SensorCalibration(),
+        calibration: SensorCalibration? = nil,
         to queue: OperationQueue, withHandler handler: @escaping DeviceMotionHandler
     ) {
         startDeviceMotion(referenceFrame, declination, calibration, handler: Handler(queue: HandlerQueue(queue), body: handler))
@@ -355,22 +367,27 @@ public final class MotionManager: @unchecked Sendable {
     /// that cannot run sets ``error`` and returns a stream that is already finished.
     public func deviceMotionUpdates(
         using referenceFrame: AttitudeReferenceFrame? = nil, declination: MagneticDeclination? = nil,
-        calibration: SensorCalibration = SensorCalibration()
+        calibration: SensorCalibration? = nil
     ) -> AsyncStream<DeviceMotion> {
-        switch deviceMotionRequest(referenceFrame, declination, calibration) {
-        case .failure(let error):
-            locked { startError = error }
+        do throws(MotionManagerError) {
+            let (request, processor) = try deviceMotionRequest(referenceFrame, declination, calibration)
+            // A request that differs from the running one throws here (the error is set inside).
+            return try stream(\.deviceMotionService) { manager throws(MotionManagerError) in
+                try manager.beginDeviceMotion(request, processor)
+            }
+        } catch {
             let (stream, continuation) = AsyncStream<DeviceMotion>.makeStream()
             continuation.finish()
             return stream
-        case .success(let request):
-            return stream(\.deviceMotionService) { $0.prepareProcessor(request) }
         }
     }
     public func stopDeviceMotionUpdates() {
         // In the same critical section as the service's stop: a start between the two would find
-        // the processor, keep it, and lose it to the second (active and silent).
-        stop(\.deviceMotionService) { $0.processor = nil }
+        // the processor running, join it, and lose it to the second (active and silent).
+        stop(\.deviceMotionService) {
+            $0.processor = nil
+            $0.processorRequest = nil
+        }
     }
 
     // MARK: Recording and waiting
@@ -439,78 +456,114 @@ public final class MotionManager: @unchecked Sendable {
         return try body()
     }
 
-    private func startAccelerometer(_ queue: HandlerQueue, _ body: @escaping AccelerometerHandler) {
+    /// Starts a raw-sensor service with a handler (the three services differ only in their data).
+    private func startUpdates<Value>(
+        _ service: ReferenceWritableKeyPath<MotionManager, Service<Value>>, _ queue: HandlerQueue,
+        _ body: @escaping @Sendable (Value?, (any Error)?) -> Void
+    ) {
         start {
-            $0.accelerometer.active = true
-            $0.accelerometer.handler = Handler(queue: queue, body: body)
+            $0[keyPath: service].active = true
+            $0[keyPath: service].handler = Handler(queue: queue, body: body)
         }
     }
 
-    private func startGyro(_ queue: HandlerQueue, _ body: @escaping GyroHandler) {
-        start {
-            $0.gyro.active = true
-            $0.gyro.handler = Handler(queue: queue, body: body)
-        }
-    }
-
-    private func startMagnetometer(_ queue: HandlerQueue, _ body: @escaping MagnetometerHandler) {
-        start {
-            $0.magnetometer.active = true
-            $0.magnetometer.handler = Handler(queue: queue, body: body)
-        }
-    }
-
-    /// Checks a device-motion request: the sensors it needs, and for true north the declination
-    /// (computed here, outside the lock, when it comes from the World Magnetic Model).
+    /// `resolveDeviceMotionRequest`, whose failure becomes the start error.
     private func deviceMotionRequest(
-        _ referenceFrame: AttitudeReferenceFrame?, _ declination: MagneticDeclination?, _ calibration: SensorCalibration
-    ) -> Result<DeviceMotionRequest, MotionManagerError> {
-        let (frame, fallback) = locked { (referenceFrame ?? self.referenceFrame, defaultDeclination) }
-        guard isDeviceMotionAvailable else { return .failure(.deviceMotionNotAvailable) }
-        if frame.usesMagnetometer && !isMagnetometerAvailable { return .failure(.referenceFrameNotAvailable(frame)) }
-        var radians = 0.0
+        _ referenceFrame: AttitudeReferenceFrame?, _ declination: MagneticDeclination?, _ calibration: SensorCalibration?
+    ) throws(MotionManagerError) -> (DeviceMotionRequest, DeviceMotionProcessor<InertialFrameFilter<Double>>) {
+        do throws(MotionManagerError) {
+            return try resolveDeviceMotionRequest(referenceFrame, declination, calibration)
+        } catch {
+            locked { startError = error }
+            throw error
+        }
+    }
+
+    /// Resolves and checks a device-motion request: the sensors it needs; the frame, declination and
+    /// calibration it leaves out (the running service's while one runs, else ``attitudeReferenceFrame``,
+    /// ``declination`` and none); for true north the declination in degrees (computed here, outside
+    /// the lock, when it comes from the World Magnetic Model); and a processor for it, in case no
+    /// service runs when it starts.
+    private func resolveDeviceMotionRequest(
+        _ referenceFrame: AttitudeReferenceFrame?, _ declination: MagneticDeclination?, _ calibration: SensorCalibration?
+    ) throws(MotionManagerError) -> (DeviceMotionRequest, DeviceMotionProcessor<InertialFrameFilter<Double>>) {
+        let (running, lastFrame, fallback) = locked { (runningDeviceMotionRequest, self.referenceFrame, defaultDeclination) }
+        guard isDeviceMotionAvailable else { throw .deviceMotionNotAvailable }
+        let frame = referenceFrame ?? running?.referenceFrame ?? lastFrame
+        if frame.usesMagnetometer && !isMagnetometerAvailable { throw .referenceFrameNotAvailable(frame) }
+        var degrees: Double?
         if frame == .xTrueNorthZVertical {
-            guard let given = declination ?? fallback else { return .failure(.trueNorthNotAvailable) }
-            do throws(MotionManagerError) {
-                radians = try given.degreesEast() * .pi / 180
-            } catch {
-                return .failure(error)
+            if let declination {
+                degrees = try declination.degreesEast()
+            } else if let running, running.referenceFrame == .xTrueNorthZVertical {
+                degrees = running.declinationDegrees
+            } else if let fallback {
+                degrees = try fallback.degreesEast()
+            } else {
+                throw .trueNorthNotAvailable
             }
         }
-        return .success(DeviceMotionRequest(referenceFrame: frame, declinationRadians: radians, calibration: calibration))
+        let request = DeviceMotionRequest(
+            referenceFrame: frame, declinationDegrees: degrees,
+            calibration: calibration ?? running?.calibration ?? SensorCalibration())
+        let processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(
+            referenceFrame: frame, declinationDegrees: degrees, calibration: request.calibration)
+        return (request, processor)
     }
 
-    /// Makes the processor for `request` unless device motion already runs (it keeps its own).
-    private func prepareProcessor(_ request: DeviceMotionRequest) {
-        guard processor == nil else { return }
-        processor = DeviceMotionProcessor(
-            referenceFrame: request.referenceFrame, declination: request.declinationRadians,
-            calibration: request.calibration)
-        referenceFrame = request.referenceFrame
+    /// The request of the device-motion service while it runs (not after the source ended).
+    private var runningDeviceMotionRequest: DeviceMotionRequest? {
+        deviceMotionService.active && !ended ? processorRequest : nil
+    }
+
+    /// Inside the lock, as a start configures the service: joins the running service if `request` is
+    /// its request, else fails with ``MotionManagerError/deviceMotionRunning(_:)`` and leaves it as
+    /// it is; when none runs, `processor` starts afresh. Sets or clears the start error.
+    private func beginDeviceMotion(
+        _ request: DeviceMotionRequest, _ processor: DeviceMotionProcessor<InertialFrameFilter<Double>>
+    ) throws(MotionManagerError) {
+        if let running = runningDeviceMotionRequest {
+            guard running == request else {
+                let error = MotionManagerError.deviceMotionRunning(running.referenceFrame)
+                startError = error
+                throw error
+            }
+        } else {
+            self.processor = processor
+            processorRequest = request
+            referenceFrame = request.referenceFrame
+        }
+        startError = nil
     }
 
     private func startDeviceMotion(
-        _ referenceFrame: AttitudeReferenceFrame?, _ declination: MagneticDeclination?, _ calibration: SensorCalibration,
+        _ referenceFrame: AttitudeReferenceFrame?, _ declination: MagneticDeclination?, _ calibration: SensorCalibration?,
         handler: Handler<DeviceMotion>?
     ) {
-        switch deviceMotionRequest(referenceFrame, declination, calibration) {
-        case .failure(let error):
-            locked { startError = error }
-            handler?.call(nil, error)
-        case .success(let request):
-            start {
-                $0.prepareProcessor(request)
-                $0.deviceMotionService.active = true
-                if let handler { $0.deviceMotionService.handler = handler }
+        do throws(MotionManagerError) {
+            let (request, processor) = try deviceMotionRequest(referenceFrame, declination, calibration)
+            // A request that differs from the running one throws here (the error is set inside).
+            try start { manager throws(MotionManagerError) in
+                try manager.beginDeviceMotion(request, processor)
+                manager.deviceMotionService.active = true
+                if let handler { manager.deviceMotionService.handler = handler }
             }
+        } catch {
+            handler?.call(nil, error)
         }
     }
 
     /// Configures services and makes sure the worker runs. At most one worker thread exists: a
-    /// worker that was told to stop but is still inside the source's `next()` simply carries on.
-    private func start(_ configure: (MotionManager) -> Void) {
+    /// worker that was told to stop but is still inside the source's `next()` simply carries on. A
+    /// configuration that throws changes nothing else and launches nothing.
+    private func start<Failure: Error>(_ configure: (MotionManager) throws(Failure) -> Void) throws(Failure) {
         lock.lock()
-        configure(self)
+        do {
+            try configure(self)
+        } catch {
+            lock.unlock()
+            throw error
+        }
         var launch = false
         if !ended {
             running = true
@@ -531,10 +584,16 @@ public final class MotionManager: @unchecked Sendable {
 
     /// Registers a stream and activates the service in one step (before the worker can take a
     /// sample), so the stream sees every delivered sample.
-    private func stream<Value>(
+    private func stream<Value>(_ service: ReferenceWritableKeyPath<MotionManager, Service<Value>>) -> AsyncStream<Value> {
+        stream(service) { (_: MotionManager) throws(Never) in }
+    }
+
+    /// A stream whose `setup` runs in the same critical section; a `setup` that throws registers
+    /// nothing and finishes the stream.
+    private func stream<Value, Failure: Error>(
         _ service: ReferenceWritableKeyPath<MotionManager, Service<Value>>,
-        setup: (MotionManager) -> Void = { _ in }
-    ) -> AsyncStream<Value> {
+        setup: (MotionManager) throws(Failure) -> Void
+    ) throws(Failure) -> AsyncStream<Value> {
         let id = UUID()
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
         // A key path is an immutable value; it is only not marked Sendable.
@@ -544,16 +603,21 @@ public final class MotionManager: @unchecked Sendable {
             self.locked { self[keyPath: path].streams[id] = nil }
         }
         var alreadyEnded = false
-        start {
-            setup($0)
-            $0[keyPath: service].active = true
-            if $0.ended {
-                alreadyEnded = true
-            } else {
-                $0[keyPath: service].streams[id] = continuation
+        do {
+            try start { manager throws(Failure) in
+                try setup(manager)
+                manager[keyPath: service].active = true
+                if manager.ended {
+                    alreadyEnded = true
+                } else {
+                    manager[keyPath: service].streams[id] = continuation
+                }
             }
+        } catch {
+            // Finishing runs the termination handler, which takes the lock: never inside it.
+            continuation.finish()
+            throw error
         }
-        // Finishing runs the termination handler, which takes the lock: never inside it.
         if alreadyEnded { continuation.finish() }
         return stream
     }

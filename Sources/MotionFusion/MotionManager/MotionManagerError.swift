@@ -5,7 +5,11 @@ import Foundation
 /// The manager reports it as Core Motion reports `CMErrorTrueNorthNotAvailable`: a handler receives
 /// it once (with a nil sample) on its queue, ``MotionManager/error`` holds it, an `AsyncStream` from
 /// ``MotionManager/deviceMotionUpdates(using:declination:calibration:)`` finishes at once, and device
-/// motion stays inactive. The manager never falls back to another reference frame.
+/// motion stays as it was: inactive, or running its own request untouched. The manager never falls
+/// back to another reference frame.
+///
+/// ``DeviceMotionProcessor``'s initializers throw the same errors for true north without a finite
+/// declination.
 public enum MotionManagerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// ``AttitudeReferenceFrame/xTrueNorthZVertical`` was asked for without a declination or a
     /// location (``MagneticDeclination``), so true north is unknown (Core Motion's
@@ -20,6 +24,11 @@ public enum MotionManagerError: Error, Equatable, Sendable, CustomStringConverti
     /// The source lacks the gyroscope or the accelerometer that device motion needs
     /// (``MotionManager/isDeviceMotionAvailable`` is false).
     case deviceMotionNotAvailable
+    /// Device motion already runs in this reference frame with another request: another frame,
+    /// another declination (compared in degrees) or another calibration. The running service is left
+    /// as it is; stop it (``MotionManager/stopDeviceMotionUpdates()``) before starting it otherwise.
+    /// A start that asks for what runs (or leaves the frame out) joins the running service instead.
+    case deviceMotionRunning(AttitudeReferenceFrame)
 
     public var description: String {
         switch self {
@@ -31,6 +40,9 @@ public enum MotionManagerError: Error, Equatable, Sendable, CustomStringConverti
             "\(frame.rawValue) needs a magnetometer, and the source has none"
         case .deviceMotionNotAvailable:
             "device motion needs a gyroscope and an accelerometer, and the source lacks one"
+        case .deviceMotionRunning(let frame):
+            "device motion already runs in \(frame.rawValue), and this start asks for another frame, declination "
+                + "or calibration; stop it (stopDeviceMotionUpdates()) first"
         }
     }
 
