@@ -17,14 +17,15 @@ import RealModule
 /// not the same filter; the tests check this one against that decay law.)
 @frozen
 public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
-    /// Time constants.
+    /// Time constants. Every numeric field has a valid range, given at the end of its
+    /// documentation; ``validate()`` reports a value outside it.
     public struct Settings: Sendable, Hashable, Codable {
         /// τ_a, s: time constant of the tilt correction. Longer trusts the gyroscope more and
-        /// rejects linear acceleration better. Default 1 s. `.infinity`, a negative value or NaN
-        /// turn the correction off; 0 applies it in full at every step.
+        /// rejects linear acceleration better. Default 1 s. `.infinity` turns the correction off;
+        /// 0 applies it in full at every step. Valid range: ≥ 0, +∞ allowed.
         public var accelerometerTimeConstant: Scalar
         /// τ_m, s: time constant of the heading correction. Default 2 s. The same special values as
-        /// ``accelerometerTimeConstant``.
+        /// ``accelerometerTimeConstant``. Valid range: ≥ 0, +∞ allowed.
         public var magnetometerTimeConstant: Scalar
         /// The earth frame of the output attitude. Default ENU.
         public var frame: EarthFrame
@@ -429,5 +430,26 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     static func angleRatio(sineSquared s2: Scalar, cosine c: Scalar) -> Scalar {
         let s = s2.squareRoot()
         return s > 0 ? Scalar.atan2(y: s, x: c) / s : 0
+    }
+}
+
+extension ComplementaryFilter.Settings: RangedSettings {
+    /// The valid range of every numeric setting: the one table that ``validate()`` and the tests
+    /// read.
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule("accelerometerTimeConstant", \.accelerometerTimeConstant, .nonNegativeOrInfinity),
+            SettingRule("magnetometerTimeConstant", \.magnetometerTimeConstant, .nonNegativeOrInfinity),
+        ]
+    }
+
+    static var defaults: Self { Self() }
+
+    /// Checks every numeric setting against its valid range (stated on each property).
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first setting outside
+    ///   its range.
+    public func validate() throws(SettingsError) {
+        if let error = rangeViolation() { throw error }
     }
 }

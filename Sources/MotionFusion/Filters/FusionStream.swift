@@ -27,16 +27,20 @@ public enum FusionError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     public typealias Scalar = Filter.Scalar
 
-    /// Sensor ranges and the gravity used for the derived outputs.
+    /// Sensor ranges and the gravity used for the derived outputs. Every numeric field has a valid
+    /// range, given at the end of its documentation; ``validate()`` reports a value outside it.
     public struct Settings: Sendable, Hashable, Codable {
         /// Magnitude of gravity for ``FusionOutput/gravity``, m/s². Default 9.80665.
+        /// Valid range: > 0, finite.
         public var gravityMagnitude: Scalar
         /// Gyroscope full-scale range, rad/s; a component at or beyond it sets
         /// ``FusionFlags/gyroscopeSaturated`` (the sample is still integrated: it is the best
-        /// information there is). Default nil: unknown.
+        /// information there is). Default nil: unknown (as `.infinity`).
+        /// Valid range: nil, or > 0, +∞ allowed.
         public var gyroscopeRange: Scalar?
         /// Accelerometer full-scale range, m/s²; a component at or beyond it makes the step skip the
-        /// accelerometer correction. Default nil: unknown.
+        /// accelerometer correction. Default nil: unknown (as `.infinity`).
+        /// Valid range: nil, or > 0, +∞ allowed.
         public var accelerometerRange: Scalar?
 
         /// Settings; defaults as stated on each property.
@@ -206,5 +210,27 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         }
         if let failure { throw failure }
         return result
+    }
+}
+
+extension FusionStream.Settings: RangedSettings {
+    /// The valid range of every numeric setting (nil is always valid for the optional ones): the
+    /// one table that ``validate()`` and the tests read.
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule("gravityMagnitude", \.gravityMagnitude, .positive),
+            SettingRule("gyroscopeRange", \.gyroscopeRange, .positiveOrInfinity),
+            SettingRule("accelerometerRange", \.accelerometerRange, .positiveOrInfinity),
+        ]
+    }
+
+    static var defaults: Self { Self() }
+
+    /// Checks every numeric setting against its valid range (stated on each property).
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first setting outside
+    ///   its range.
+    public func validate() throws(SettingsError) {
+        if let error = rangeViolation() { throw error }
     }
 }

@@ -14,19 +14,26 @@ import RealModule
 /// is ignored and ends a rest in progress.
 @frozen
 public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
-    /// Thresholds and time constants.
+    /// Thresholds and time constants. Every numeric field has a valid range, given at the end of
+    /// its documentation; ``validate()`` reports a value outside it.
     public struct Settings: Sendable, Hashable, Codable {
         /// Largest deviation of the gyroscope from its low-pass value at rest, rad/s. Default 2°/s.
+        /// Valid range: > 0, finite.
         public var gyroscopeThreshold: Scalar
         /// Largest deviation of the accelerometer from its low-pass value at rest, m/s². Default 0.5.
+        /// Valid range: > 0, finite.
         public var accelerometerThreshold: Scalar
         /// How long the conditions must hold before rest is declared, s. Default 1.5.
+        /// Valid range: ≥ 0, finite.
         public var minimumDuration: Scalar
         /// Time constant of the low-pass filters the deviations are measured against, s. Default 0.5.
+        /// (0 would make every sample its own low-pass value, so that everything looks still.)
+        /// Valid range: > 0, finite.
         public var lowPassTimeConstant: Scalar
-        /// Memory of the bias average during rest, s. Default 10.
+        /// Memory of the bias average during rest, s. Default 10. Valid range: > 0, finite.
         public var averagingTimeConstant: Scalar
         /// A low-passed rate above this is motion, not bias, rad/s. Default 5°/s.
+        /// Valid range: > 0, finite.
         public var maximumBias: Scalar
 
         /// Settings; every default is stated on its property.
@@ -140,5 +147,30 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
         // Exponentially weighted variance of the rate around the estimate.
         squaredSpread += (difference * difference * (1 - weight) - squaredSpread) * weight
         return estimate
+    }
+}
+
+extension GyroscopeBiasEstimator.Settings: RangedSettings {
+    /// The valid range of every numeric setting: the one table that ``validate()`` and the tests
+    /// read.
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule("gyroscopeThreshold", \.gyroscopeThreshold, .positive),
+            SettingRule("accelerometerThreshold", \.accelerometerThreshold, .positive),
+            SettingRule("minimumDuration", \.minimumDuration, .nonNegative),
+            SettingRule("lowPassTimeConstant", \.lowPassTimeConstant, .positive),
+            SettingRule("averagingTimeConstant", \.averagingTimeConstant, .positive),
+            SettingRule("maximumBias", \.maximumBias, .positive),
+        ]
+    }
+
+    static var defaults: Self { Self() }
+
+    /// Checks every numeric setting against its valid range (stated on each property).
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first setting outside
+    ///   its range.
+    public func validate() throws(SettingsError) {
+        if let error = rangeViolation() { throw error }
     }
 }

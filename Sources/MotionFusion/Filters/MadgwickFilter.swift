@@ -24,13 +24,15 @@
 /// rotation) and still corrected; `ahrs` returns the attitude unchanged for it.
 @frozen
 public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
-    /// Madgwick's parameters.
+    /// Madgwick's parameters. Every numeric field has a valid range, given at the end of its
+    /// documentation; ``validate()`` reports a value outside it.
     public struct Settings: Sendable, Hashable, Codable {
         /// β, rad/s: the gradient-descent step, `√(3/4) ω̃_β` for a gyroscope measurement error
-        /// `ω̃_β`. Larger corrects faster and follows accelerometer noise more. Default 0.1.
+        /// `ω̃_β`. Larger corrects faster and follows accelerometer noise more. Default 0.1. 0 leaves
+        /// the gyroscope alone. Valid range: ≥ 0, finite.
         public var beta: Scalar
         /// ζ, rad/s²: the gyroscope bias drift gain, `√(3/4) ω̃̇_β` for a bias drift rate `ω̃̇_β`.
-        /// 0 (the default) turns bias compensation off.
+        /// 0 (the default) turns bias compensation off. Valid range: ≥ 0, finite.
         public var zeta: Scalar
         /// The earth frame of the output attitude. Default ENU.
         public var frame: EarthFrame
@@ -265,5 +267,26 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
         let pz = z + ((w * rz + x * ry) - y * rx)
         state.q = Quaternion(
             w: pw - gw * stepScale, x: px - gx * stepScale, y: py - gy * stepScale, z: pz - gz * stepScale)
+    }
+}
+
+extension MadgwickFilter.Settings: RangedSettings {
+    /// The valid range of every numeric setting: the one table that ``validate()`` and the tests
+    /// read.
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule("beta", \.beta, .nonNegative),
+            SettingRule("zeta", \.zeta, .nonNegative),
+        ]
+    }
+
+    static var defaults: Self { Self() }
+
+    /// Checks every numeric setting against its valid range (stated on each property).
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first setting outside
+    ///   its range.
+    public func validate() throws(SettingsError) {
+        if let error = rangeViolation() { throw error }
     }
 }

@@ -30,9 +30,11 @@ public enum TimestampEvent: UInt8, Sendable, Hashable, Codable {
 /// - a NaN or infinite timestamp: `dt = 0`, the clock keeps its time (``TimestampEvent/invalid``).
 @frozen
 public struct SampleClock: Sendable, Hashable, Codable {
-    /// Steps longer than this (seconds) are treated as gaps. Default 1 s.
+    /// Steps longer than this (seconds) are treated as gaps. Default 1 s. `.infinity`: no step is
+    /// a gap. Valid range: > 0, +∞ allowed.
     public var maximumGap: Double
     /// The period used for a gap before any regular step has been seen (seconds). Default 0.01 s.
+    /// Valid range: > 0, finite.
     public var nominalPeriod: Double
     @usableFromInline var last: Double?
     @usableFromInline var typical: Double?
@@ -91,5 +93,26 @@ public struct SampleClock: Sendable, Hashable, Codable {
     /// Forgets the previous timestamp (the next sample is a ``TimestampEvent/first``); keeps counts.
     public mutating func restart() {
         last = nil
+    }
+}
+
+extension SampleClock: RangedSettings {
+    /// The valid range of the clock's two settings: the one table that ``validate()`` and the tests
+    /// read.
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule("maximumGap", \.maximumGap, .positiveOrInfinity),
+            SettingRule("nominalPeriod", \.nominalPeriod, .positive),
+        ]
+    }
+
+    static var defaults: Self { Self() }
+
+    /// Checks ``maximumGap`` and ``nominalPeriod`` against their valid ranges (stated on each).
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first setting outside
+    ///   its range.
+    public func validate() throws(SettingsError) {
+        if let error = rangeViolation() { throw error }
     }
 }
