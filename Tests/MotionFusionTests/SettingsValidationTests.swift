@@ -35,7 +35,8 @@ struct SettingsValidationTests {
 
         init<T: Codable & RangedSettings & Sendable & SendableMetatype, S: FusionScalar>(
             _ name: String, _: T.Type, scalar: S.Type, source: String, state: Set<String> = [],
-            validate: @escaping @Sendable (T) throws -> Void
+            validate: @escaping @Sendable (T) throws -> Void,
+            validateWith: (@Sendable (_ key: String, _ value: Double) throws -> Void)? = nil
         ) {
             self.name = name
             self.source = source
@@ -51,7 +52,7 @@ struct SettingsValidationTests {
             self.ranges = ranges
             numericFields = children.compactMap { child in child.value is S || child.value is S? ? child.label : nil }
             validateDefaults = { try validate(defaults) }
-            validateWith = { key, value in
+            self.validateWith = validateWith ?? { key, value in
                 var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(defaults)) as! [String: Any]
                 object[key] = value
                 let settings = try JSONDecoder().decode(T.self, from: JSONSerialization.data(withJSONObject: object))
@@ -85,8 +86,14 @@ struct SettingsValidationTests {
              source: "FusionStream.swift") { try $0.validate() },
         Case("FusionStream<Float>", FusionStream<MahonyFilter<Float>>.Settings.self, scalar: Float.self,
              source: "FusionStream.swift") { try $0.validate() },
+        // The clock replaces invalid values as it is made (and decoded); its check takes the numbers.
         Case("SampleClock", SampleClock.self, scalar: Double.self, source: "SampleClock.swift",
-             state: ["last", "typical"]) { try $0.validate() },
+             state: ["last", "typical"],
+             validate: { try SampleClock.validate(maximumGap: $0.maximumGap, nominalPeriod: $0.nominalPeriod) },
+             validateWith: { key, value in
+                 try SampleClock.validate(
+                     maximumGap: key == "maximumGap" ? value : 1, nominalPeriod: key == "nominalPeriod" ? value : 0.01)
+             }),
     ]
 
     @Test(arguments: cases)

@@ -28,7 +28,8 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     public typealias Scalar = Filter.Scalar
 
     /// Sensor ranges and the gravity used for the derived outputs. Every numeric field has a valid
-    /// range, given at the end of its documentation; ``validate()`` reports a value outside it.
+    /// range, given at the end of its documentation; ``validate()`` reports a value outside it, and
+    /// the stream moves such values into their ranges (see ``FusionStream/settings``).
     public struct Settings: Sendable, Hashable, Codable {
         /// Magnitude of gravity for ``FusionOutput/gravity``, m/s². Default 9.80665.
         /// Valid range: > 0, finite.
@@ -63,7 +64,15 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     /// Sensor calibrations applied to every sample before anything else (none by default).
     public var calibration: SensorCalibration
     /// Ranges and gravity.
-    public var settings: Settings
+    ///
+    /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
+    /// settings are set, here and in the initializer, never per sample: NaN, 0 or less (or an
+    /// infinite gravity) becomes the default (nil for the sensor ranges). Call
+    /// ``Settings-swift.struct/validate()`` to refuse such settings instead. The filter, the clock
+    /// and the bias estimator clamp their own settings.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
 
     /// A stream around a filter.
     @inlinable
@@ -76,7 +85,7 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         self.clock = clock
         self.biasEstimator = biasEstimator
         self.calibration = calibration
-        self.settings = settings
+        self.settings = settings.clamped()
     }
 
     /// Processes one sample: gyroscope rad/s, accelerometer (specific force) m/s², magnetometer µT
@@ -215,7 +224,7 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
 
 extension FusionStream.Settings: RangedSettings {
     /// The valid range of every numeric setting (nil is always valid for the optional ones): the
-    /// one table that ``validate()`` and the tests read.
+    /// one table that ``validate()``, the clamp of ``FusionStream/settings`` and the tests read.
     static var rules: [SettingRule<Self>] {
         [
             SettingRule("gravityMagnitude", \.gravityMagnitude, .positive),
@@ -233,4 +242,8 @@ extension FusionStream.Settings: RangedSettings {
     public func validate() throws(SettingsError) {
         if let error = rangeViolation() { throw error }
     }
+
+    /// These settings with every value moved into its range, as ``FusionStream/settings`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }

@@ -15,7 +15,8 @@ import RealModule
 @frozen
 public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
     /// Thresholds and time constants. Every numeric field has a valid range, given at the end of
-    /// its documentation; ``validate()`` reports a value outside it.
+    /// its documentation; ``validate()`` reports a value outside it, and the estimator moves such
+    /// values into their ranges (see ``GyroscopeBiasEstimator/settings``).
     public struct Settings: Sendable, Hashable, Codable {
         /// Largest deviation of the gyroscope from its low-pass value at rest, rad/s. Default 2°/s.
         /// Valid range: > 0, finite.
@@ -52,7 +53,15 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
     }
 
     /// The settings; they may be changed between updates.
-    public var settings: Settings
+    ///
+    /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
+    /// settings are set, here and in ``init(settings:)``, never per sample: a negative
+    /// `minimumDuration` becomes 0; NaN, or 0 or less (or +∞) where the range is > 0, the default.
+    /// Reading `settings` back shows the values in use. Call ``Settings-swift.struct/validate()``
+    /// to refuse such settings instead.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
     @usableFromInline var gyroLowPass: SIMD3<Scalar>
     @usableFromInline var accelLowPass: SIMD3<Scalar>
     @usableFromInline var hasLowPass: Bool
@@ -63,10 +72,11 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
     @usableFromInline var samplesAtRest: Int
     @usableFromInline var lastWeight: Scalar
 
-    /// An estimator with no bias known yet.
+    /// An estimator with no bias known yet. Settings outside their valid ranges are moved into
+    /// them (see ``settings``).
     @inlinable
     public init(settings: Settings = Settings()) {
-        self.settings = settings
+        self.settings = settings.clamped()
         gyroLowPass = .zero
         accelLowPass = .zero
         hasLowPass = false
@@ -151,8 +161,8 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
 }
 
 extension GyroscopeBiasEstimator.Settings: RangedSettings {
-    /// The valid range of every numeric setting: the one table that ``validate()`` and the tests
-    /// read.
+    /// The valid range of every numeric setting: the one table that ``validate()``, the clamp of
+    /// ``GyroscopeBiasEstimator/settings`` and the tests read.
     static var rules: [SettingRule<Self>] {
         [
             SettingRule("gyroscopeThreshold", \.gyroscopeThreshold, .positive),
@@ -173,4 +183,8 @@ extension GyroscopeBiasEstimator.Settings: RangedSettings {
     public func validate() throws(SettingsError) {
         if let error = rangeViolation() { throw error }
     }
+
+    /// These settings with every value moved into its range, as ``GyroscopeBiasEstimator/settings`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }

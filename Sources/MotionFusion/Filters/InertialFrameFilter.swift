@@ -77,7 +77,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     ///
     /// Every numeric field has a valid range, given at the end of its documentation, from what the
     /// filter's arithmetic needs (time constants divide the step, sigmas are squared into variances,
-    /// thresholds compare with deviations). ``validate()`` reports the first value outside its range.
+    /// thresholds compare with deviations). ``validate()`` reports the first value outside its range;
+    /// the filter itself moves such values into their ranges (see ``InertialFrameFilter/settings``).
     public struct Settings: Sendable, Hashable, Codable {
         /// τ_a, s: the accelerometer's low-pass time constant in the inertial frame. Longer averages
         /// away more linear acceleration; shorter follows gyroscope drift more closely. Default 3.
@@ -246,7 +247,17 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// The parameters. Changing them between updates takes effect at the next update.
-    public var settings: Settings
+    ///
+    /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
+    /// settings are set, here and in ``init(settings:)``, never per sample: beyond a closed end of
+    /// its range to that end (`rejectionGainFactor` 0.5 becomes 1, `gyroscopeScaleUncertainty` 0.5
+    /// becomes 0.1, a negative `correctionInterval` 0), and NaN or a value at or beyond an open end
+    /// to the field's default (`biasLimit` −1 or 0 becomes 2°/s, `accelerometerTimeConstant` 0 or
+    /// +∞ becomes 3 s). Reading `settings` back shows the values in use. Call
+    /// ``Settings-swift.struct/validate()`` to refuse such settings instead.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
 
     // Attitude: q9 = heading ⊗ inclination ⊗ strapdown (all NWU-based).
     @usableFromInline var strapdown: Quaternion<Scalar> = .identity
@@ -326,8 +337,12 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var lastHeadingDisagreement: Scalar = 0
 
     /// A filter that initializes itself from its first usable accelerometer sample.
+    ///
+    /// Settings outside their valid ranges are moved into them (see ``settings``); call
+    /// ``Settings-swift.struct/validate()`` first to refuse them instead.
     @inlinable
     public init(settings: Settings = Settings()) {
+        let settings = settings.clamped()
         self.settings = settings
         magRejectionTime = settings.maximumRejectionDuration
         let s0 = Double(settings.biasInitialSigma * settings.biasInitialSigma)
@@ -937,8 +952,9 @@ struct RestLowPass<Scalar: FusionScalar>: Sendable {
 }
 
 extension InertialFrameFilter.Settings: RangedSettings {
-    /// The valid range of every numeric setting: the one table that ``validate()`` and the tests
-    /// read (the fields' documentation states the same ranges, and a test compares them).
+    /// The valid range of every numeric setting: the one table that ``validate()``, the clamp of
+    /// ``InertialFrameFilter/settings`` and the tests read (the fields' documentation states the
+    /// same ranges, and a test compares them).
     static var rules: [SettingRule<Self>] {
         [
             SettingRule("accelerometerTimeConstant", \.accelerometerTimeConstant, .positive),
@@ -979,4 +995,8 @@ extension InertialFrameFilter.Settings: RangedSettings {
     public func validate() throws(SettingsError) {
         if let error = rangeViolation() { throw error }
     }
+
+    /// These settings with every value moved into its range, as ``InertialFrameFilter/settings`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }

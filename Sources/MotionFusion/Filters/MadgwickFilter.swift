@@ -25,7 +25,8 @@
 @frozen
 public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// Madgwick's parameters. Every numeric field has a valid range, given at the end of its
-    /// documentation; ``validate()`` reports a value outside it.
+    /// documentation; ``validate()`` reports a value outside it, and the filter moves such values
+    /// into their ranges (see ``MadgwickFilter/settings``).
     public struct Settings: Sendable, Hashable, Codable {
         /// β, rad/s: the gradient-descent step, `√(3/4) ω̃_β` for a gyroscope measurement error
         /// `ω̃_β`. Larger corrects faster and follows accelerometer noise more. Default 0.1. 0 leaves
@@ -46,7 +47,14 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// The parameters; they may be changed between updates.
-    public var settings: Settings
+    ///
+    /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
+    /// settings are set, here and in ``init(settings:)``, never per sample: a negative `beta` or
+    /// `zeta` becomes 0, NaN or an infinite one the default. Reading `settings` back shows the
+    /// values in use. Call ``Settings-swift.struct/validate()`` to refuse such settings instead.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
     /// The attitude state. Between updates it holds `p`, a positive multiple of the attitude
     /// (renormalized whenever |p|² leaves (0.25, 4)); `q = p / |p|` is formed where it is read.
     /// Never normalizing inside the step takes square roots and divisions off the chain of
@@ -78,9 +86,12 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable public var usedMagnetometer: Bool { usedMag }
 
     /// A filter that initializes itself from its first usable accelerometer sample.
+    ///
+    /// Settings outside their valid ranges are moved into them (see ``settings``); call
+    /// ``Settings-swift.struct/validate()`` first to refuse them instead.
     @inlinable
     public init(settings: Settings = Settings()) {
-        self.settings = settings
+        self.settings = settings.clamped()
         state = NWUAttitudeState()
         bias = .zero
         lastError = 0
@@ -271,8 +282,8 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
 }
 
 extension MadgwickFilter.Settings: RangedSettings {
-    /// The valid range of every numeric setting: the one table that ``validate()`` and the tests
-    /// read.
+    /// The valid range of every numeric setting: the one table that ``validate()``, the clamp of
+    /// ``MadgwickFilter/settings`` and the tests read.
     static var rules: [SettingRule<Self>] {
         [
             SettingRule("beta", \.beta, .nonNegative),
@@ -289,4 +300,8 @@ extension MadgwickFilter.Settings: RangedSettings {
     public func validate() throws(SettingsError) {
         if let error = rangeViolation() { throw error }
     }
+
+    /// These settings with every value moved into its range, as ``MadgwickFilter/settings`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }

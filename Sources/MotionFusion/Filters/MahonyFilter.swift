@@ -22,7 +22,8 @@
 @frozen
 public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// Mahony's gains. Every numeric field has a valid range, given at the end of its
-    /// documentation; ``validate()`` reports a value outside it.
+    /// documentation; ``validate()`` reports a value outside it, and the filter moves such values
+    /// into their ranges (see ``MahonyFilter/settings``).
     public struct Settings: Sendable, Hashable, Codable {
         /// K_p, 1/s (rad/s of correction per unit of direction error). Default 1. 0 leaves the
         /// gyroscope alone. Valid range: ≥ 0, finite.
@@ -51,7 +52,14 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// The gains; they may be changed between updates.
-    public var settings: Settings
+    ///
+    /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
+    /// settings are set, here and in ``init(settings:)``, never per sample: a negative value
+    /// becomes 0, NaN (or an infinite `kp` or `ki`) the default. Reading `settings` back shows the
+    /// values in use. Call ``Settings-swift.struct/validate()`` to refuse such settings instead.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
     @usableFromInline var state: NWUAttitudeState<Scalar>
     @inlinable var q: Quaternion<Scalar> {
         get { state.q }
@@ -62,9 +70,12 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var lastError: SIMD3<Scalar>
 
     /// A filter that initializes itself from its first usable accelerometer sample.
+    ///
+    /// Settings outside their valid ranges are moved into them (see ``settings``); call
+    /// ``Settings-swift.struct/validate()`` first to refuse them instead.
     @inlinable
     public init(settings: Settings = Settings()) {
-        self.settings = settings
+        self.settings = settings.clamped()
         state = NWUAttitudeState()
         bias = .zero
         lastError = .zero
@@ -138,8 +149,8 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
 }
 
 extension MahonyFilter.Settings: RangedSettings {
-    /// The valid range of every numeric setting: the one table that ``validate()`` and the tests
-    /// read.
+    /// The valid range of every numeric setting: the one table that ``validate()``, the clamp of
+    /// ``MahonyFilter/settings`` and the tests read.
     static var rules: [SettingRule<Self>] {
         [
             SettingRule("kp", \.kp, .nonNegative),
@@ -157,4 +168,8 @@ extension MahonyFilter.Settings: RangedSettings {
     public func validate() throws(SettingsError) {
         if let error = rangeViolation() { throw error }
     }
+
+    /// These settings with every value moved into its range, as ``MahonyFilter/settings`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }

@@ -75,13 +75,19 @@ struct SettingRule<Root> {
     /// defaults.
     let clamp: (inout Root, Root) -> Void
 
-    init<V: BinaryFloatingPoint>(_ name: String, _ path: WritableKeyPath<Root, V>, _ range: ValidRange) {
+    /// A rule for a plain field. `invalidBecomes`, when given, replaces every value outside the
+    /// range instead of the clamp of ``ValidRange/clamp(_:fallback:)`` (for a field whose invalid
+    /// values had a documented meaning before it had a range).
+    init<V: BinaryFloatingPoint>(
+        _ name: String, _ path: WritableKeyPath<Root, V>, _ range: ValidRange, invalidBecomes: V? = nil
+    ) {
         self.name = name
         self.range = range
         value = { Double($0[keyPath: path]) }
         isValid = { range.contains($0[keyPath: path]) }
         clamp = { settings, defaults in
-            settings[keyPath: path] = range.clamp(settings[keyPath: path], fallback: defaults[keyPath: path])
+            settings[keyPath: path] =
+                invalidBecomes ?? range.clamp(settings[keyPath: path], fallback: defaults[keyPath: path])
         }
     }
 

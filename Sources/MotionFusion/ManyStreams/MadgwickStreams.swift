@@ -51,8 +51,11 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
         }
     }
 
-    /// The parameters of every stream's filter; they may be changed between calls.
-    public var settings: MadgwickFilter<Scalar>.Settings
+    /// The parameters of every stream's filter; they may be changed between calls. Values outside
+    /// their valid ranges are moved into them when set, as ``MadgwickFilter/settings`` does.
+    public var settings: MadgwickFilter<Scalar>.Settings {
+        didSet { settings = settings.clamped() }
+    }
     /// The number of streams.
     public let streamCount: Int
     @usableFromInline var groups: [Group]
@@ -63,7 +66,7 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
     public init(streamCount: Int, settings: MadgwickFilter<Scalar>.Settings = .init()) {
         precondition(streamCount >= 1, "need at least one stream")
         self.streamCount = streamCount
-        self.settings = settings
+        self.settings = settings.clamped()
         groups = Array(repeating: Group(), count: (streamCount + Lanes.scalarCount - 1) / Lanes.scalarCount)
         // Padding lanes count as initialized so that they never keep a group off the fast path.
         for s in streamCount..<(groups.count * Lanes.scalarCount) {
