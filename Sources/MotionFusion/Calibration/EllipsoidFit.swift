@@ -128,6 +128,7 @@ public enum EllipsoidFit {
             return r * r
         }
         calibration.residual = (squares.reduce(0, +) / Double(samples.count)).squareRoot()
+        if let (_, reason) = calibration.invalidField() { throw .outOfRange(reason: reason) }
         return calibration
     }
 
@@ -143,7 +144,8 @@ public enum EllipsoidFit {
     ///   when the points lie on a plane or a line, or cover too little of the ellipsoid for a
     ///   unique fit (the two smallest singular values of the design matrix within a factor
     ///   of 100 of each other relative to the spread); ``CalibrationError/notAnEllipsoid`` when the
-    ///   best quadric is not an ellipsoid.
+    ///   best quadric is not an ellipsoid; ``CalibrationError/outOfRange(reason:)`` when the fit is
+    ///   outside the ranges a calibration file accepts (see ``MagnetometerCalibration``).
     public static func magnetometer(
         _ samples: [SIMD3<Double>], fieldStrength: Double? = nil
     ) throws(CalibrationError) -> MagnetometerCalibration {
@@ -224,6 +226,7 @@ public enum EllipsoidFit {
             return r * r
         }
         calibration.residual = (squares.reduce(0, +) / Double(samples.count)).squareRoot()
+        if let (_, reason) = calibration.invalidField() { throw .outOfRange(reason: reason) }
         return calibration
     }
 }
