@@ -74,7 +74,8 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         didSet { settings = settings.clamped() }
     }
 
-    /// A stream around a filter.
+    /// A stream around a filter. Settings outside their valid ranges are moved into them (see
+    /// ``settings``); call ``Settings-swift.struct/validate()`` first to refuse them instead.
     @inlinable
     public init(
         filter: Filter, clock: SampleClock = SampleClock(),

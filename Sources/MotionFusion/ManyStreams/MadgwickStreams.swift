@@ -62,7 +62,8 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
     public let streamCount: Int
     @usableFromInline var groups: [Group]
 
-    /// `streamCount` uninitialized filters with the same settings.
+    /// `streamCount` uninitialized filters with the same settings (values outside their valid ranges
+    /// moved into them, as ``MadgwickFilter/settings`` describes).
     ///
     /// - Precondition: `streamCount ≥ 1`.
     public init(streamCount: Int, settings: MadgwickFilter<Scalar>.Settings = .init()) {
