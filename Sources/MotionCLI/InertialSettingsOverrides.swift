@@ -4,7 +4,9 @@ import MotionFusion
 
 /// `--set name=value` for `InertialFrameFilter.Settings`: the settings are encoded to a JSON object,
 /// the named fields replaced, and the object decoded again, so every field is reachable by its Swift
-/// name and a misspelt name or a wrong type is an error, not a silent no-op.
+/// name and a misspelt name or a wrong type is an error, not a silent no-op. The result is then
+/// validated: a value outside its setting's range (`biasLimit=-1`) is refused with the setting, the
+/// value and the range, as the flags' own checks refuse theirs.
 enum InertialSettingsOverrides {
     static func apply<S: FusionScalar>(
         _ overrides: [String], to settings: InertialFrameFilter<S>.Settings
@@ -36,10 +38,17 @@ enum InertialSettingsOverrides {
             }
         }
         let edited = try JSONSerialization.data(withJSONObject: object)
+        let result: InertialFrameFilter<S>.Settings
         do {
-            return try JSONDecoder().decode(InertialFrameFilter<S>.Settings.self, from: edited)
+            result = try JSONDecoder().decode(InertialFrameFilter<S>.Settings.self, from: edited)
         } catch {
             throw ValidationError("--set: the settings do not decode: \(error)")
         }
+        do throws(SettingsError) {
+            try result.validate()
+        } catch {
+            throw ValidationError("--set: \(error)")
+        }
+        return result
     }
 }

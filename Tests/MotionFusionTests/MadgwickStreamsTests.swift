@@ -42,11 +42,26 @@ struct MadgwickStreamsTests {
     /// Runs the engine (in two chunks, to check that state carries over) and the scalar filter on
     /// the same stored samples; returns the largest component difference of the final attitudes and
     /// biases, and of the attitudes after the first chunk.
+    ///
+    /// `longSteps`, when given, replace the step of each stream at two places (one in each chunk)
+    /// by those long steps in turn: the steps the scalar filter integrates as
+    /// ``MadgwickFilter/longestStep``.
     static func largestDifference<Lanes: FusionLanes>(
-        _: Lanes.Type, streams: Int, magnetometer: Bool, zeta: Lanes.Scalar
+        _: Lanes.Type, streams: Int, magnetometer: Bool, zeta: Lanes.Scalar, maximumBias: Lanes.Scalar = 0.1,
+        longSteps: [Lanes.Scalar] = []
     ) -> Lanes.Scalar {
         let recordings = recordings(count: streams, magnetometer: magnetometer)
-        let samples = MultiStreamSamples<Lanes>(recordings: recordings)
+        var samples = MultiStreamSamples<Lanes>(recordings: recordings)
+        if !longSteps.isEmpty {
+            for s in 0..<streams {
+                for (k, t) in [300 + 13 * s, 1500 + 7 * s].enumerated() where t < samples.lengths[s] {
+                    let x = samples.sample(stream: s, step: t)
+                    samples.set(
+                        stream: s, step: t, gyroscope: x.gyroscope, accelerometer: x.accelerometer,
+                        magnetometer: x.magnetometer, dt: longSteps[(s + k) % longSteps.count])
+                }
+            }
+        }
         // The first 1,000 steps as one block, the rest as another.
         let cut = 1000
         var first = MultiStreamSamples<Lanes>(streamCount: streams, stepCount: cut, hasMagnetometer: samples.hasMagnetometer)
@@ -65,7 +80,7 @@ struct MadgwickStreamsTests {
                 }
             }
         }
-        let settings = MadgwickFilter<Lanes.Scalar>.Settings(beta: 0.1, zeta: zeta)
+        let settings = MadgwickFilter<Lanes.Scalar>.Settings(beta: 0.1, zeta: zeta, maximumBias: maximumBias)
         var engine = MadgwickStreams<Lanes>(streamCount: streams, settings: settings)
         engine.process(first)
         let afterFirst = (0..<streams).map { engine.quaternion(stream: $0) }
@@ -111,6 +126,42 @@ struct MadgwickStreamsTests {
         let d8 = Self.largestDifference(SIMD8<Double>.self, streams: 19, magnetometer: magnetometer, zeta: 0.01)
         #expect(d4 == 0, "SIMD4<Double>: \(d4)")
         #expect(d8 == 0, "SIMD8<Double>: \(d8)")
+    }
+
+    /// With bias compensation on, steps far beyond ``MadgwickFilter/longestStep`` (up to the largest
+    /// finite values) and a bias bound that the estimates reach: still bit for bit.
+    @Test(arguments: [false, true])
+    func longStepsAndTheBiasBoundMatchTheScalarFilter(magnetometer: Bool) {
+        let floats: [Float] = [300, 1e30, 3e38, .greatestFiniteMagnitude, 1.5]
+        let doubles: [Double] = [300, 1e300, .greatestFiniteMagnitude, 1.5]
+        let d8 = Self.largestDifference(
+            SIMD8<Float>.self, streams: 21, magnetometer: magnetometer, zeta: 0.015, longSteps: floats)
+        let d16 = Self.largestDifference(
+            SIMD16<Float>.self, streams: 37, magnetometer: magnetometer, zeta: 0.5, maximumBias: 0.002, longSteps: floats)
+        let e4 = Self.largestDifference(
+            SIMD4<Double>.self, streams: 11, magnetometer: magnetometer, zeta: 0.5, maximumBias: 0.002, longSteps: doubles)
+        let e8 = Self.largestDifference(
+            SIMD8<Double>.self, streams: 19, magnetometer: magnetometer, zeta: 0.015, longSteps: doubles)
+        #expect(d8 == 0, "SIMD8<Float>: \(d8)")
+        #expect(d16 == 0, "SIMD16<Float>: \(d16)")
+        #expect(e4 == 0, "SIMD4<Double>: \(e4)")
+        #expect(e8 == 0, "SIMD8<Double>: \(e8)")
+    }
+
+    /// The bias bound holds in every lane: with a large ζ and a small bound, each stream's estimate
+    /// ends at most the bound away from zero in each component, and some reach it.
+    @Test func biasStaysWithinTheBound() {
+        let recordings = Self.recordings(count: 16, magnetometer: true)
+        let samples = MultiStreamSamples<SIMD8<Double>>(recordings: recordings)
+        var engine = MadgwickStreams<SIMD8<Double>>(streamCount: 16, settings: .init(zeta: 0.5, maximumBias: 0.002))
+        engine.process(samples)
+        var reached = false
+        for s in 0..<16 {
+            let b = engine.gyroscopeBias(stream: s)
+            #expect(max(abs(b.x), max(abs(b.y), abs(b.z))) <= 0.002, "stream \(s): \(b)")
+            reached = reached || max(abs(b.x), max(abs(b.y), abs(b.z))) == 0.002
+        }
+        #expect(reached)
     }
 
     @Test func concurrentProcessingEqualsSerial() async {

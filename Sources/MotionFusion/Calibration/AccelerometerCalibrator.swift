@@ -51,6 +51,8 @@
 ///   ``calibrate(staticReadings:gravity:settings:)`` is not finite. From a recording, non-finite
 ///   samples are skipped by the detector instead (see ``StaticSegmentDetector``).
 /// - ``CalibrationError/didNotConverge(iterations:)`` — Gauss–Newton did not settle.
+/// - ``CalibrationError/outOfRange(reason:)`` — the result is outside the ranges a calibration
+///   file accepts (see ``InertialCalibration``; the bias compared in units of gravity as m/s²).
 public enum AccelerometerCalibrator {
     /// Which unknowns to estimate.
     public enum Model: String, Sendable, Hashable, Codable, CaseIterable {
@@ -246,6 +248,11 @@ public enum AccelerometerCalibrator {
         let residual = gravity * (squares / Double(count)).squareRoot()
         let calibration = InertialCalibration(
             bias: b * gravity, sensitivity: s, misalignment: misalignment, residual: residual)
+        // The ranges a calibration file accepts, with the bias in m/s² (the readings' unit scaled so
+        // that gravity is standard gravity).
+        if let (_, reason) = calibration.invalidField(biasScale: 9.80665 / gravity) {
+            throw .outOfRange(reason: reason)
+        }
         return Result(
             calibration: calibration, model: model, segments: [], staticReadings: staticReadings,
             gravity: gravity, residual: residual, singularValues: linear.singularValues,

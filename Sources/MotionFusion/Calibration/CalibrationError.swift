@@ -13,6 +13,12 @@ public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertibl
     case didNotConverge(iterations: Int)
     /// Linear algebra failed.
     case estimation(EstimationError)
+    /// The field strength to scale a magnetometer calibration to is not a finite number of µT
+    /// greater than 0 (the value given).
+    case invalidFieldStrength(Double)
+    /// The fitted calibration is outside the range a calibration file accepts (see
+    /// ``InertialCalibration`` and ``MagnetometerCalibration``); the reason names the field.
+    case outOfRange(reason: String)
 
     public var description: String {
         switch self {
@@ -22,6 +28,8 @@ public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertibl
         case .nonFiniteSample(let index): "sample \(index) has a NaN or infinite component"
         case .didNotConverge(let iterations): "the refinement did not converge in \(iterations) iterations"
         case .estimation(let error): "\(error)"
+        case .invalidFieldStrength(let value): "the field strength must be a finite number of µT greater than 0, not \(value)"
+        case .outOfRange(let reason): "the calibration is outside the valid range of a calibration file: \(reason)"
         }
     }
 }

@@ -29,12 +29,15 @@ public enum EllipsoidFit {
     /// ``magnetometer(_:fieldStrength:)`` for the ellipsoid and ``Model`` for the others. Returns the
     /// calibration and the model used.
     ///
-    /// - Throws: as ``magnetometer(_:fieldStrength:)``; with ``Model/sphere`` (or ``Model/automatic``
-    ///   falling back to it) ``CalibrationError/underdetermined(reason:)`` when even a sphere is not
-    ///   determined (samples on one circle: rotation about a single axis).
+    /// - Throws: as ``magnetometer(_:fieldStrength:)`` (first of all
+    ///   ``CalibrationError/invalidFieldStrength(_:)``, whatever the model); with ``Model/sphere``
+    ///   (or ``Model/automatic`` falling back to it) ``CalibrationError/underdetermined(reason:)``
+    ///   when even a sphere is not determined (samples on one circle: rotation about a single axis).
     public static func magnetometer(
         _ samples: [SIMD3<Double>], fieldStrength: Double? = nil, model: Model
     ) throws(CalibrationError) -> (calibration: MagnetometerCalibration, model: Model) {
+        // Before the fits, so that the automatic model's fallback cannot pass a bad one on.
+        try checkFieldStrength(fieldStrength)
         switch model {
         case .ellipsoid:
             return (try magnetometer(samples, fieldStrength: fieldStrength), .ellipsoid)
@@ -53,11 +56,20 @@ public enum EllipsoidFit {
     /// below which the sphere fit refuses: 0.05, about what rotating through ±40° about two axes gives.
     public static let minimumSphereCoverage = 0.05
 
+    /// Throws ``CalibrationError/invalidFieldStrength(_:)`` unless the field strength is nil or a
+    /// finite number of µT greater than 0 (0 would scale the soft iron to zero, −49 to −I).
+    static func checkFieldStrength(_ fieldStrength: Double?) throws(CalibrationError) {
+        if let fieldStrength, !(fieldStrength.isFinite && fieldStrength > 0) {
+            throw .invalidFieldStrength(fieldStrength)
+        }
+    }
+
     /// The sphere fit: `|u − h|² = r²` is linear in `h` and `r² − |h|²` (least squares by LAPACK
     /// `dgelsd`); the soft-iron matrix scales the radius to `fieldStrength` (or is the identity).
     static func sphere(_ samples: [SIMD3<Double>], fieldStrength: Double?) throws(CalibrationError)
         -> MagnetometerCalibration
     {
+        try checkFieldStrength(fieldStrength)
         guard samples.count >= 4 else { throw .tooFewSamples(needed: 4, found: samples.count) }
         for (index, s) in samples.enumerated() where !(s.x.isFinite && s.y.isFinite && s.z.isFinite) {
             throw .nonFiniteSample(index: index)
@@ -128,6 +140,7 @@ public enum EllipsoidFit {
             return r * r
         }
         calibration.residual = (squares.reduce(0, +) / Double(samples.count)).squareRoot()
+        if let (_, reason) = calibration.invalidField() { throw .outOfRange(reason: reason) }
         return calibration
     }
 
@@ -138,21 +151,21 @@ public enum EllipsoidFit {
     ///     possible (a partial cover works if it is not nearly planar).
     ///   - fieldStrength: the local field magnitude in µT (from the World Magnetic Model at the
     ///     user's location), or nil to use the fitted radius.
-    /// - Throws: ``CalibrationError/tooFewSamples(needed:found:)`` below 10 samples;
+    /// - Throws: ``CalibrationError/invalidFieldStrength(_:)`` when `fieldStrength` is not a finite
+    ///   number greater than 0; ``CalibrationError/tooFewSamples(needed:found:)`` below 10 samples;
     ///   ``CalibrationError/nonFiniteSample(index:)``; ``CalibrationError/underdetermined(reason:)``
     ///   when the points lie on a plane or a line, or cover too little of the ellipsoid for a
     ///   unique fit (the two smallest singular values of the design matrix within a factor
     ///   of 100 of each other relative to the spread); ``CalibrationError/notAnEllipsoid`` when the
-    ///   best quadric is not an ellipsoid.
+    ///   best quadric is not an ellipsoid; ``CalibrationError/outOfRange(reason:)`` when the fit is
+    ///   outside the ranges a calibration file accepts (see ``MagnetometerCalibration``).
     public static func magnetometer(
         _ samples: [SIMD3<Double>], fieldStrength: Double? = nil
     ) throws(CalibrationError) -> MagnetometerCalibration {
+        try checkFieldStrength(fieldStrength)
         guard samples.count >= 10 else { throw .tooFewSamples(needed: 10, found: samples.count) }
         for (index, s) in samples.enumerated() where !(s.x.isFinite && s.y.isFinite && s.z.isFinite) {
             throw .nonFiniteSample(index: index)
-        }
-        if let fieldStrength, !(fieldStrength.isFinite && fieldStrength > 0) {
-            throw .underdetermined(reason: "the field strength must be a positive number of µT")
         }
         // 1. Normalize.
         let mean = samples.reduce(SIMD3<Double>.zero, +) / Double(samples.count)
@@ -224,6 +237,7 @@ public enum EllipsoidFit {
             return r * r
         }
         calibration.residual = (squares.reduce(0, +) / Double(samples.count)).squareRoot()
+        if let (_, reason) = calibration.invalidField() { throw .outOfRange(reason: reason) }
         return calibration
     }
 }

@@ -129,7 +129,9 @@ public enum GyroscopeCalibrator {
     /// - Throws: ``CalibrationError/tooFewSamples(needed:found:)`` when there is no static segment
     ///   (or fewer than two around a known rotation without an interval);
     ///   ``CalibrationError/underdetermined(reason:)`` when the known rotation cannot be measured;
-    ///   ``CalibrationError/estimation(_:)`` when the arrays differ in length.
+    ///   ``CalibrationError/estimation(_:)`` when the arrays differ in length;
+    ///   ``CalibrationError/outOfRange(reason:)`` when the result is outside the ranges a
+    ///   calibration file accepts (see ``InertialCalibration``; the bias compared in rad/s).
     public static func calibrate(
         _ recording: IMURecording, knownRotation: KnownRotation? = nil, settings: Settings = Settings()
     ) throws(CalibrationError) -> Result {
@@ -245,6 +247,10 @@ public enum GyroscopeCalibrator {
                 axis: axis, startIndex: best.span.lowerBound, endIndex: best.span.upperBound,
                 startTime: timestamps[best.span.lowerBound], endTime: timestamps[best.span.upperBound - 1],
                 integratedRotation: theta, sensitivity: sensitivity)
+        }
+        // The ranges a calibration file accepts, with the bias in rad/s.
+        if let (_, reason) = calibration.invalidField(biasScale: unit.toRadiansPerSecond) {
+            throw .outOfRange(reason: reason)
         }
         return Result(
             calibration: calibration, segments: segments,

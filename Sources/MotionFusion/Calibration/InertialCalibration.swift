@@ -4,6 +4,20 @@
 /// (scale) and `M` the misalignment matrix (identity for perfectly orthogonal axes). The calibrated
 /// reading `c` is in the same unit as `u`. `Codable` as
 /// `{"bias": [3], "sensitivity": [3], "misalignment": [[3], [3], [3]]}` (row-major).
+///
+/// Decoding (a calibration file is never used as it comes) checks each field's valid range and
+/// throws `DecodingError.dataCorrupted` naming the field and the range otherwise:
+/// - `bias`: 3 finite numbers within ±50 in the sensor's SI unit (m/s² or rad/s; 5 g, 2900°/s —
+///   beyond any MEMS offset);
+/// - `sensitivity`: 3 numbers in [0.5, 2] (a scale off by more than a factor of two is broken or
+///   in the wrong unit, not calibrated);
+/// - `misalignment` (optional, default identity): finite, determinant in [0.5, 2] (right-handed;
+///   the scale is the sensitivity's) and condition number (largest over smallest singular value)
+///   at most 2 — a shear of 35° between two axes, where MEMS axes are within a degree or two;
+/// - `residual` (optional, default 0): finite, ≥ 0.
+///
+/// ``AccelerometerCalibrator`` and ``GyroscopeCalibrator`` refuse a result outside these ranges
+/// (``CalibrationError/outOfRange(reason:)``). The memberwise initializer does not check.
 public struct InertialCalibration: Sendable, Hashable, Codable {
     /// `b`, subtracted first, in the sensor's unit.
     public var bias: SIMD3<Double>
@@ -38,12 +52,19 @@ public struct InertialCalibration: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case bias, sensitivity, misalignment, residual }
 
+    /// Decodes a calibration and checks every field's range (see the type's documentation).
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` at the first field outside its range, its debug
+    ///   description naming the field and the range.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         bias = try Self.vector(c, .bias)
         sensitivity = try Self.vector(c, .sensitivity)
         misalignment = try c.decodeIfPresent(RotationMatrix<Double>.self, forKey: .misalignment) ?? .identity
         residual = try c.decodeIfPresent(Double.self, forKey: .residual) ?? 0
+        if let (field, reason) = invalidField(), let key = CodingKeys(rawValue: field) {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: reason)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -6,6 +6,20 @@
 /// `softIron` row-major and calibrated = softIron · (raw − hardIron). `fieldStrength` is the radius
 /// (µT) the calibrated field lies on; `residual` the RMS of `|m| − fieldStrength` over the fit
 /// samples (µT).
+///
+/// Decoding (a calibration file is never used as it comes) checks each field's valid range and
+/// throws `DecodingError.dataCorrupted` naming the field and the range otherwise:
+/// - `hardIron`: 3 finite numbers within ±5000 µT (the full scale of the widest consumer
+///   magnetometers, about ±4900 µT);
+/// - `softIron`: finite, determinant in [0.001, 1000] (right-handed, with a mean scale — the cube
+///   root — from 0.1 to 10: readings in µT are within a factor of ten of the local field) and
+///   condition number (largest over smallest singular value) at most 10 (strong soft-iron
+///   distortion in a device is below 1.5);
+/// - `fieldStrength` (optional, default 50): finite, > 0;
+/// - `residual` (optional, default 0): finite, ≥ 0.
+///
+/// ``EllipsoidFit`` refuses a fit outside these ranges (``CalibrationError/outOfRange(reason:)``).
+/// The memberwise initializer does not check.
 public struct MagnetometerCalibration: Sendable, Hashable, Codable {
     /// `h`, µT, subtracted first.
     public var hardIron: SIMD3<Double>
@@ -42,6 +56,10 @@ public struct MagnetometerCalibration: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case hardIron, softIron, fieldStrength, residual }
 
+    /// Decodes a calibration and checks every field's range (see the type's documentation).
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` at the first field outside its range, its debug
+    ///   description naming the field and the range.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let h = try c.decode([Double].self, forKey: .hardIron)
@@ -51,12 +69,11 @@ public struct MagnetometerCalibration: Sendable, Hashable, Codable {
         }
         hardIron = SIMD3(h[0], h[1], h[2])
         softIron = try c.decode(RotationMatrix<Double>.self, forKey: .softIron)
-        guard softIron.isFinite else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .softIron, in: c, debugDescription: "softIron must be finite")
-        }
         fieldStrength = try c.decodeIfPresent(Double.self, forKey: .fieldStrength) ?? 50
         residual = try c.decodeIfPresent(Double.self, forKey: .residual) ?? 0
+        if let (field, reason) = invalidField(), let key = CodingKeys(rawValue: field) {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: reason)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -17,14 +17,17 @@ import RealModule
 /// not the same filter; the tests check this one against that decay law.)
 @frozen
 public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
-    /// Time constants.
+    /// Time constants. Every numeric field has a valid range, given at the end of its
+    /// documentation; ``validate()`` reports a value outside it, and the filter moves such values
+    /// into their ranges (see ``ComplementaryFilter/settings``).
     public struct Settings: Sendable, Hashable, Codable {
         /// τ_a, s: time constant of the tilt correction. Longer trusts the gyroscope more and
-        /// rejects linear acceleration better. Default 1 s. `.infinity`, a negative value or NaN
-        /// turn the correction off; 0 applies it in full at every step.
+        /// rejects linear acceleration better. Default 1 s. `.infinity` turns the correction off;
+        /// 0 applies it in full at every step. A negative value or NaN is outside the range, and the
+        /// filter treats it as `.infinity`. Valid range: ≥ 0, +∞ allowed.
         public var accelerometerTimeConstant: Scalar
         /// τ_m, s: time constant of the heading correction. Default 2 s. The same special values as
-        /// ``accelerometerTimeConstant``.
+        /// ``accelerometerTimeConstant``. Valid range: ≥ 0, +∞ allowed.
         public var magnetometerTimeConstant: Scalar
         /// The earth frame of the output attitude. Default ENU.
         public var frame: EarthFrame
@@ -41,7 +44,14 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// The time constants; they may be changed between updates.
-    public var settings: Settings
+    ///
+    /// A time constant outside its valid range (negative or NaN) becomes `.infinity` when the
+    /// settings are set, here and in ``init(settings:)``, never per sample: the correction is off,
+    /// which is what such values always did here. Reading `settings` back shows the values in use.
+    /// Call ``Settings-swift.struct/validate()`` to refuse such settings instead.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
     @usableFromInline var state: NWUAttitudeState<Scalar>
     @inlinable var q: Quaternion<Scalar> {
         get { state.q }
@@ -73,9 +83,12 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var headingCoefficientsCurrent = false
 
     /// A filter that initializes itself from its first usable accelerometer sample.
+    ///
+    /// Settings outside their valid ranges are moved into them (see ``settings``); call
+    /// ``Settings-swift.struct/validate()`` first to refuse them instead.
     @inlinable
     public init(settings: Settings = Settings()) {
-        self.settings = settings
+        self.settings = settings.clamped()
         state = NWUAttitudeState()
     }
 
@@ -430,4 +443,31 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let s = s2.squareRoot()
         return s > 0 ? Scalar.atan2(y: s, x: c) / s : 0
     }
+}
+
+extension ComplementaryFilter.Settings: RangedSettings {
+    /// The valid range of every numeric setting: the one table that ``validate()``, the clamp of
+    /// ``ComplementaryFilter/settings`` and the tests read.
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule(
+                "accelerometerTimeConstant", \.accelerometerTimeConstant, .nonNegativeOrInfinity, invalidBecomes: .infinity),
+            SettingRule(
+                "magnetometerTimeConstant", \.magnetometerTimeConstant, .nonNegativeOrInfinity, invalidBecomes: .infinity),
+        ]
+    }
+
+    static var defaults: Self { Self() }
+
+    /// Checks every numeric setting against its valid range (stated on each property).
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first setting outside
+    ///   its range.
+    public func validate() throws(SettingsError) {
+        if let error = rangeViolation() { throw error }
+    }
+
+    /// These settings with every value moved into its range, as ``ComplementaryFilter/settings`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }

@@ -27,16 +27,21 @@ public enum FusionError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     public typealias Scalar = Filter.Scalar
 
-    /// Sensor ranges and the gravity used for the derived outputs.
+    /// Sensor ranges and the gravity used for the derived outputs. Every numeric field has a valid
+    /// range, given at the end of its documentation; ``validate()`` reports a value outside it, and
+    /// the stream moves such values into their ranges (see ``FusionStream/settings``).
     public struct Settings: Sendable, Hashable, Codable {
         /// Magnitude of gravity for ``FusionOutput/gravity``, m/s². Default 9.80665.
+        /// Valid range: > 0, finite.
         public var gravityMagnitude: Scalar
         /// Gyroscope full-scale range, rad/s; a component at or beyond it sets
         /// ``FusionFlags/gyroscopeSaturated`` (the sample is still integrated: it is the best
-        /// information there is). Default nil: unknown.
+        /// information there is). Default nil: unknown (as `.infinity`).
+        /// Valid range: nil, or > 0, +∞ allowed.
         public var gyroscopeRange: Scalar?
         /// Accelerometer full-scale range, m/s²; a component at or beyond it makes the step skip the
-        /// accelerometer correction. Default nil: unknown.
+        /// accelerometer correction. Default nil: unknown (as `.infinity`).
+        /// Valid range: nil, or > 0, +∞ allowed.
         public var accelerometerRange: Scalar?
 
         /// Settings; defaults as stated on each property.
@@ -59,9 +64,18 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     /// Sensor calibrations applied to every sample before anything else (none by default).
     public var calibration: SensorCalibration
     /// Ranges and gravity.
-    public var settings: Settings
+    ///
+    /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
+    /// settings are set, here and in the initializer, never per sample: NaN, 0 or less (or an
+    /// infinite gravity) becomes the default (nil for the sensor ranges). Call
+    /// ``Settings-swift.struct/validate()`` to refuse such settings instead. The filter, the clock
+    /// and the bias estimator clamp their own settings.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
 
-    /// A stream around a filter.
+    /// A stream around a filter. Settings outside their valid ranges are moved into them (see
+    /// ``settings``); call ``Settings-swift.struct/validate()`` first to refuse them instead.
     @inlinable
     public init(
         filter: Filter, clock: SampleClock = SampleClock(),
@@ -72,7 +86,7 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         self.clock = clock
         self.biasEstimator = biasEstimator
         self.calibration = calibration
-        self.settings = settings
+        self.settings = settings.clamped()
     }
 
     /// Processes one sample: gyroscope rad/s, accelerometer (specific force) m/s², magnetometer µT
@@ -207,4 +221,30 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         if let failure { throw failure }
         return result
     }
+}
+
+extension FusionStream.Settings: RangedSettings {
+    /// The valid range of every numeric setting (nil is always valid for the optional ones): the
+    /// one table that ``validate()``, the clamp of ``FusionStream/settings`` and the tests read.
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule("gravityMagnitude", \.gravityMagnitude, .positive),
+            SettingRule("gyroscopeRange", \.gyroscopeRange, .positiveOrInfinity),
+            SettingRule("accelerometerRange", \.accelerometerRange, .positiveOrInfinity),
+        ]
+    }
+
+    static var defaults: Self { Self() }
+
+    /// Checks every numeric setting against its valid range (stated on each property).
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first setting outside
+    ///   its range.
+    public func validate() throws(SettingsError) {
+        if let error = rangeViolation() { throw error }
+    }
+
+    /// These settings with every value moved into its range, as ``FusionStream/settings`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }

@@ -14,19 +14,27 @@ import RealModule
 /// is ignored and ends a rest in progress.
 @frozen
 public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
-    /// Thresholds and time constants.
+    /// Thresholds and time constants. Every numeric field has a valid range, given at the end of
+    /// its documentation; ``validate()`` reports a value outside it, and the estimator moves such
+    /// values into their ranges (see ``GyroscopeBiasEstimator/settings``).
     public struct Settings: Sendable, Hashable, Codable {
         /// Largest deviation of the gyroscope from its low-pass value at rest, rad/s. Default 2°/s.
+        /// Valid range: > 0, finite.
         public var gyroscopeThreshold: Scalar
         /// Largest deviation of the accelerometer from its low-pass value at rest, m/s². Default 0.5.
+        /// Valid range: > 0, finite.
         public var accelerometerThreshold: Scalar
         /// How long the conditions must hold before rest is declared, s. Default 1.5.
+        /// Valid range: ≥ 0, finite.
         public var minimumDuration: Scalar
         /// Time constant of the low-pass filters the deviations are measured against, s. Default 0.5.
+        /// (0 would make every sample its own low-pass value, so that everything looks still.)
+        /// Valid range: > 0, finite.
         public var lowPassTimeConstant: Scalar
-        /// Memory of the bias average during rest, s. Default 10.
+        /// Memory of the bias average during rest, s. Default 10. Valid range: > 0, finite.
         public var averagingTimeConstant: Scalar
         /// A low-passed rate above this is motion, not bias, rad/s. Default 5°/s.
+        /// Valid range: > 0, finite.
         public var maximumBias: Scalar
 
         /// Settings; every default is stated on its property.
@@ -45,7 +53,15 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
     }
 
     /// The settings; they may be changed between updates.
-    public var settings: Settings
+    ///
+    /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
+    /// settings are set, here and in ``init(settings:)``, never per sample: a negative
+    /// `minimumDuration` becomes 0; NaN, or 0 or less (or +∞) where the range is > 0, the default.
+    /// Reading `settings` back shows the values in use. Call ``Settings-swift.struct/validate()``
+    /// to refuse such settings instead.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
     @usableFromInline var gyroLowPass: SIMD3<Scalar>
     @usableFromInline var accelLowPass: SIMD3<Scalar>
     @usableFromInline var hasLowPass: Bool
@@ -56,10 +72,11 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
     @usableFromInline var samplesAtRest: Int
     @usableFromInline var lastWeight: Scalar
 
-    /// An estimator with no bias known yet.
+    /// An estimator with no bias known yet. Settings outside their valid ranges are moved into
+    /// them (see ``settings``).
     @inlinable
     public init(settings: Settings = Settings()) {
-        self.settings = settings
+        self.settings = settings.clamped()
         gyroLowPass = .zero
         accelLowPass = .zero
         hasLowPass = false
@@ -141,4 +158,33 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
         squaredSpread += (difference * difference * (1 - weight) - squaredSpread) * weight
         return estimate
     }
+}
+
+extension GyroscopeBiasEstimator.Settings: RangedSettings {
+    /// The valid range of every numeric setting: the one table that ``validate()``, the clamp of
+    /// ``GyroscopeBiasEstimator/settings`` and the tests read.
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule("gyroscopeThreshold", \.gyroscopeThreshold, .positive),
+            SettingRule("accelerometerThreshold", \.accelerometerThreshold, .positive),
+            SettingRule("minimumDuration", \.minimumDuration, .nonNegative),
+            SettingRule("lowPassTimeConstant", \.lowPassTimeConstant, .positive),
+            SettingRule("averagingTimeConstant", \.averagingTimeConstant, .positive),
+            SettingRule("maximumBias", \.maximumBias, .positive),
+        ]
+    }
+
+    static var defaults: Self { Self() }
+
+    /// Checks every numeric setting against its valid range (stated on each property).
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first setting outside
+    ///   its range.
+    public func validate() throws(SettingsError) {
+        if let error = rangeViolation() { throw error }
+    }
+
+    /// These settings with every value moved into its range, as ``GyroscopeBiasEstimator/settings`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }

@@ -74,9 +74,15 @@ import RealModule
 @frozen
 public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// The filter's parameters: time constants in seconds, rates in rad/s, accelerations in m/s².
+    ///
+    /// Every numeric field has a valid range, given at the end of its documentation, from what the
+    /// filter's arithmetic needs (time constants divide the step, sigmas are squared into variances,
+    /// thresholds compare with deviations). ``validate()`` reports the first value outside its range;
+    /// the filter itself moves such values into their ranges (see ``InertialFrameFilter/settings``).
     public struct Settings: Sendable, Hashable, Codable {
         /// τ_a, s: the accelerometer's low-pass time constant in the inertial frame. Longer averages
         /// away more linear acceleration; shorter follows gyroscope drift more closely. Default 3.
+        /// Valid range: > 0, finite.
         public var accelerometerTimeConstant: Scalar
         /// Estimate the gyroscope's sensitivity per axis from the corrections while the sensor
         /// turns (a scale error drifts the attitude in proportion to the rate, a drift the bias
@@ -84,9 +90,12 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         public var estimatesScaleInMotion: Bool
         /// The prior standard deviation of the gyroscope's relative sensitivity error per axis, and
         /// the bound of the estimate (three times this). Default 0.003 (0.3 %, a factory-calibrated
-        /// MEMS gyroscope; uncalibrated parts: 0.01–0.03).
+        /// MEMS gyroscope; uncalibrated parts: 0.01–0.03). The rate is divided by `1 + k̂`, so the
+        /// bound must stay well below 1: at most 0.1 (a bound of ±30 %; a larger error is a wrong
+        /// unit, not a sensitivity). 0 fixes the sensitivity at 1. Valid range: in [0, 0.1].
         public var gyroscopeScaleUncertainty: Scalar
         /// s: the time over which the sensitivity may drift by its prior uncertainty. Default 1000.
+        /// Valid range: > 0, finite.
         public var scaleForgettingTime: Scalar
         /// τ_m, s: the heading correction time constant. Default 20: it balances the heading drift
         /// of the residual vertical bias (σ_b ≈ 0.03°/s once rest and the magnetometer have been
@@ -94,7 +103,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         /// of a °/s, so the estimate's own uncertainty dominates) against indoor magnetometer heading
         /// errors (σ_ψ ≈ 5°, correlated over about a second as the device moves through an uneven
         /// field): the heading error `σ_b τ + σ_ψ √(1 s / τ)` is smallest at
-        /// `τ = (σ_ψ / (2 σ_b))^(2/3) s^(1/3)` ≈ 19 s.
+        /// `τ = (σ_ψ / (2 σ_b))^(2/3) s^(1/3)` ≈ 19 s. Valid range: > 0, finite.
         public var magnetometerTimeConstant: Scalar
         /// Estimate the gyroscope bias while the sensor rests. Default true.
         public var estimatesBiasAtRest: Bool
@@ -104,66 +113,79 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         /// Let the heading correction observe the vertical bias component in 9D. Default true.
         public var estimatesVerticalBiasFromMagnetometer: Bool
         /// The bias standard deviation before any measurement, rad/s; also the ceiling the
-        /// uncertainty grows back to. Default 0.5°/s.
+        /// uncertainty grows back to. Default 0.5°/s. Valid range: > 0, finite.
         public var biasInitialSigma: Scalar
         /// s: the time in which an unobserved bias is expected to drift by ``biasDrift``. Default 100.
+        /// Valid range: > 0, finite.
         public var biasForgettingTime: Scalar
         /// rad/s: the random-walk drift of the bias per ``biasForgettingTime`` (its variance grows by
-        /// the square of this per forgetting time). Default 0.1°/s.
+        /// the square of this per forgetting time). Default 0.1°/s. 0: no drift (each measurement
+        /// then counts with the variance of its sigma). Valid range: ≥ 0, finite.
         public var biasDrift: Scalar
         /// rad/s: the largest bias disagreement one measurement may claim (larger ones are clipped;
         /// also the largest low-pass gyroscope reading still counted as rest). Default 2°/s.
+        /// Valid range: > 0, finite.
         public var biasLimit: Scalar
         /// rad/s: the bias estimate's standard deviation reached in steady state while moving, which
         /// sets how much a motion measurement is trusted. Default 0.05°/s: the bias stability of a
-        /// warmed-up MEMS gyroscope over minutes, with margin.
+        /// warmed-up MEMS gyroscope over minutes, with margin. Valid range: > 0, finite.
         public var biasMotionSigma: Scalar
-        /// rad/s: the same at rest. Default 0.03°/s.
+        /// rad/s: the same at rest. Default 0.03°/s. Valid range: > 0, finite.
         public var biasRestSigma: Scalar
         /// rad/s: the same for the vertical component observed through the heading correction.
-        /// Default 0.1°/s.
+        /// Default 0.1°/s. Valid range: > 0, finite.
         public var biasMagnetometerSigma: Scalar
         /// s: how often the corrections run. Between them the gyroscope is integrated at every sample
         /// and the accelerometer and magnetometer are averaged in the almost inertial frame, so no
         /// sample is lost; the corrections' time constants are seconds, so a few hundredths of a
         /// second between them change nothing but the cost. At sample rates below 1 / interval every
-        /// sample is a correction step. Default 0.1 (30 steps per τ_a).
+        /// sample is a correction step (0: always). Default 0.1 (30 steps per τ_a).
+        /// Valid range: ≥ 0, finite.
         public var correctionInterval: Scalar
         /// τ_r, s: the low-pass time constant of the rest detector. Default 0.5.
+        /// Valid range: > 0, finite.
         public var restTimeConstant: Scalar
         /// rad/s: largest gyroscope deviation from its low-pass value at rest. Default 2°/s.
+        /// Valid range: > 0, finite.
         public var restGyroscopeThreshold: Scalar
         /// m/s²: largest accelerometer deviation from its low-pass value at rest. Default 0.5.
+        /// Valid range: > 0, finite.
         public var restAccelerometerThreshold: Scalar
         /// s: how long the thresholds must hold before rest is declared. Default 1.5.
+        /// Valid range: ≥ 0, finite.
         public var restMinimumDuration: Scalar
         /// Detect magnetic disturbances and reject the magnetometer during them. Default true.
         public var rejectsMagneticDisturbances: Bool
         /// Relative deviation of the field norm from the reference still counted as undisturbed.
-        /// Default 0.1.
+        /// Default 0.1. Valid range: > 0, finite.
         public var magneticNormThreshold: Scalar
         /// rad: deviation of the dip angle from the reference still counted as undisturbed. Default
-        /// 10°.
+        /// 10°. Valid range: > 0, finite.
         public var magneticDipThreshold: Scalar
         /// s: time constant with which the reference norm and dip follow an undisturbed field.
-        /// Default 20.
+        /// Default 20. Valid range: > 0, finite.
         public var magneticReferenceTimeConstant: Scalar
         /// s: low-pass time constant of the current norm and dip. Default 0.05.
+        /// Valid range: > 0, finite.
         public var magneticCurrentTimeConstant: Scalar
         /// s: how long a new consistent field must be seen (while moving) before it replaces the
-        /// reference. Default 20.
+        /// reference. Default 20. Valid range: ≥ 0, finite.
         public var newFieldDuration: Scalar
-        /// s: the same for the first reference. Default 5.
+        /// s: the same for the first reference. Default 5. Valid range: ≥ 0, finite.
         public var firstFieldDuration: Scalar
         /// rad/s: the rotation rate above which the time toward a new field counts. Default 20°/s.
+        /// Valid range: ≥ 0, finite.
         public var newFieldMinimumRate: Scalar
         /// s: how long the field must be back within the thresholds to end a disturbance. Default 0.5.
+        /// Valid range: ≥ 0, finite.
         public var undisturbedDuration: Scalar
         /// s: the longest time the magnetometer is ignored in a disturbance. Default 60.
+        /// Valid range: ≥ 0, finite.
         public var maximumRejectionDuration: Scalar
         /// After the longest rejection, the heading gain is divided by this factor while the
         /// disturbance lasts; rejection time is earned back at this many seconds per second
-        /// undisturbed. Default 2.
+        /// undisturbed. Default 2. A factor below 1 would raise the gain it divides.
+        /// Valid range: ≥ 1, finite.
         public var rejectionGainFactor: Scalar
         /// The earth frame of the output attitude. Default ENU.
         public var frame: EarthFrame
@@ -225,7 +247,17 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// The parameters. Changing them between updates takes effect at the next update.
-    public var settings: Settings
+    ///
+    /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
+    /// settings are set, here and in ``init(settings:)``, never per sample: beyond a closed end of
+    /// its range to that end (`rejectionGainFactor` 0.5 becomes 1, `gyroscopeScaleUncertainty` 0.5
+    /// becomes 0.1, a negative `correctionInterval` 0), and NaN or a value at or beyond an open end
+    /// to the field's default (`biasLimit` −1 or 0 becomes 2°/s, `accelerometerTimeConstant` 0 or
+    /// +∞ becomes 3 s). Reading `settings` back shows the values in use. Call
+    /// ``Settings-swift.struct/validate()`` to refuse such settings instead.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
 
     // Attitude: q9 = heading ⊗ inclination ⊗ strapdown (all NWU-based).
     @usableFromInline var strapdown: Quaternion<Scalar> = .identity
@@ -305,8 +337,12 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var lastHeadingDisagreement: Scalar = 0
 
     /// A filter that initializes itself from its first usable accelerometer sample.
+    ///
+    /// Settings outside their valid ranges are moved into them (see ``settings``); call
+    /// ``Settings-swift.struct/validate()`` first to refuse them instead.
     @inlinable
     public init(settings: Settings = Settings()) {
+        let settings = settings.clamped()
         self.settings = settings
         magRejectionTime = settings.maximumRejectionDuration
         let s0 = Double(settings.biasInitialSigma * settings.biasInitialSigma)
@@ -913,4 +949,54 @@ struct RestLowPass<Scalar: FusionScalar>: Sendable {
         let d = x - value
         return (d * d).sum()
     }
+}
+
+extension InertialFrameFilter.Settings: RangedSettings {
+    /// The valid range of every numeric setting: the one table that ``validate()``, the clamp of
+    /// ``InertialFrameFilter/settings`` and the tests read (the fields' documentation states the
+    /// same ranges, and a test compares them).
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule("accelerometerTimeConstant", \.accelerometerTimeConstant, .positive),
+            SettingRule("gyroscopeScaleUncertainty", \.gyroscopeScaleUncertainty, .closed(0, 0.1)),
+            SettingRule("scaleForgettingTime", \.scaleForgettingTime, .positive),
+            SettingRule("magnetometerTimeConstant", \.magnetometerTimeConstant, .positive),
+            SettingRule("biasInitialSigma", \.biasInitialSigma, .positive),
+            SettingRule("biasForgettingTime", \.biasForgettingTime, .positive),
+            SettingRule("biasDrift", \.biasDrift, .nonNegative),
+            SettingRule("biasLimit", \.biasLimit, .positive),
+            SettingRule("biasMotionSigma", \.biasMotionSigma, .positive),
+            SettingRule("biasRestSigma", \.biasRestSigma, .positive),
+            SettingRule("biasMagnetometerSigma", \.biasMagnetometerSigma, .positive),
+            SettingRule("correctionInterval", \.correctionInterval, .nonNegative),
+            SettingRule("restTimeConstant", \.restTimeConstant, .positive),
+            SettingRule("restGyroscopeThreshold", \.restGyroscopeThreshold, .positive),
+            SettingRule("restAccelerometerThreshold", \.restAccelerometerThreshold, .positive),
+            SettingRule("restMinimumDuration", \.restMinimumDuration, .nonNegative),
+            SettingRule("magneticNormThreshold", \.magneticNormThreshold, .positive),
+            SettingRule("magneticDipThreshold", \.magneticDipThreshold, .positive),
+            SettingRule("magneticReferenceTimeConstant", \.magneticReferenceTimeConstant, .positive),
+            SettingRule("magneticCurrentTimeConstant", \.magneticCurrentTimeConstant, .positive),
+            SettingRule("newFieldDuration", \.newFieldDuration, .nonNegative),
+            SettingRule("firstFieldDuration", \.firstFieldDuration, .nonNegative),
+            SettingRule("newFieldMinimumRate", \.newFieldMinimumRate, .nonNegative),
+            SettingRule("undisturbedDuration", \.undisturbedDuration, .nonNegative),
+            SettingRule("maximumRejectionDuration", \.maximumRejectionDuration, .nonNegative),
+            SettingRule("rejectionGainFactor", \.rejectionGainFactor, .atLeast(1)),
+        ]
+    }
+
+    static var defaults: Self { Self() }
+
+    /// Checks every numeric setting against its valid range (stated on each property).
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first setting outside
+    ///   its range.
+    public func validate() throws(SettingsError) {
+        if let error = rangeViolation() { throw error }
+    }
+
+    /// These settings with every value moved into its range, as ``InertialFrameFilter/settings`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }

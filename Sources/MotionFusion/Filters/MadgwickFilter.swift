@@ -10,7 +10,8 @@
 /// 2. magnetic distortion compensation: `h = q ⊗ m̂ ⊗ q*`, `b_x = √(h_x² + h_y²)`, `b_z = h_z`
 ///    (eqs. 45–46), so the magnetometer only corrects heading;
 /// 3. the normalized gradient `∇f = Jᵀf / |Jᵀf|`;
-/// 4. bias drift compensation: `ω_ε = 2 q* ⊗ ∇f`, `b ← b + ζ ω_ε Δt`, `ω_c = ω − b` (eqs. 47–49);
+/// 4. bias drift compensation: `ω_ε = 2 q* ⊗ ∇f`, `b ← b + ζ ω_ε Δt`, `ω_c = ω − b` (eqs. 47–49),
+///    with each component of `b` kept within ±``Settings-swift.struct/maximumBias``;
 /// 5. `q̇ = ½ q ⊗ (0, ω_c) − β ∇f`, `q ← normalize(q + q̇ Δt)` (eqs. 42–44).
 ///
 /// The objective uses `2 b_x` and `2 b_z` exactly as the paper writes them. The widely copied C
@@ -20,31 +21,75 @@
 /// does not copy it. It agrees sample by sample with the `ahrs` Python package, which follows the
 /// paper (see `Tests/MotionFusionTests/FilterReferenceTests.swift`).
 ///
-/// Deliberate difference from `ahrs`: a gyroscope reading of exactly zero is integrated (as zero
-/// rotation) and still corrected; `ahrs` returns the attitude unchanged for it.
+/// Deliberate differences from `ahrs`: a gyroscope reading of exactly zero is integrated (as zero
+/// rotation) and still corrected; `ahrs` returns the attitude unchanged for it. The bias estimate
+/// is bounded (``Settings-swift.struct/maximumBias``), and a step longer than ``longestStep`` (1 s)
+/// is integrated as 1 s, so that one absurd `dt` cannot disable the filter.
 @frozen
 public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
-    /// Madgwick's parameters.
+    /// Madgwick's parameters. Every numeric field has a valid range, given at the end of its
+    /// documentation; ``validate()`` reports a value outside it, and the filter moves such values
+    /// into their ranges (see ``MadgwickFilter/settings``).
     public struct Settings: Sendable, Hashable, Codable {
         /// β, rad/s: the gradient-descent step, `√(3/4) ω̃_β` for a gyroscope measurement error
-        /// `ω̃_β`. Larger corrects faster and follows accelerometer noise more. Default 0.1.
+        /// `ω̃_β`. Larger corrects faster and follows accelerometer noise more. Default 0.1. 0 leaves
+        /// the gyroscope alone. Valid range: ≥ 0, finite.
         public var beta: Scalar
         /// ζ, rad/s²: the gyroscope bias drift gain, `√(3/4) ω̃̇_β` for a bias drift rate `ω̃̇_β`.
-        /// 0 (the default) turns bias compensation off.
+        /// 0 (the default) turns bias compensation off. Valid range: ≥ 0, finite.
         public var zeta: Scalar
+        /// The largest magnitude of each component of the bias estimate, rad/s: a physical bound for
+        /// MEMS gyroscopes, so that steps whose gradient is mostly motion or noise (or one absurd
+        /// step) cannot drive the estimate beyond any real bias. Each bias update clamps the
+        /// components to ±this (``MahonyFilter`` bounds the length instead). Default 0.1 rad/s
+        /// (5.7°/s, as Mahony's); `.infinity` removes the bound (as in the paper); 0 keeps the
+        /// estimate at zero. Settings encoded without it decode with the default.
+        /// Valid range: ≥ 0, +∞ allowed.
+        public var maximumBias: Scalar
         /// The earth frame of the output attitude. Default ENU.
         public var frame: EarthFrame
 
-        /// Settings with the given gains and frame.
-        public init(beta: Scalar = 0.1, zeta: Scalar = 0, frame: EarthFrame = .enu) {
+        /// Settings with the given gains, bias bound and frame.
+        public init(beta: Scalar = 0.1, zeta: Scalar = 0, maximumBias: Scalar = 0.1, frame: EarthFrame = .enu) {
             self.beta = beta
             self.zeta = zeta
+            self.maximumBias = maximumBias
             self.frame = frame
+        }
+
+        private enum CodingKeys: String, CodingKey { case beta, zeta, maximumBias, frame }
+
+        /// Decodes the settings; `maximumBias`, added later, may be absent (then 0.1 rad/s).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            beta = try c.decode(Scalar.self, forKey: .beta)
+            zeta = try c.decode(Scalar.self, forKey: .zeta)
+            maximumBias = try c.decodeIfPresent(Scalar.self, forKey: .maximumBias) ?? 0.1
+            frame = try c.decode(EarthFrame.self, forKey: .frame)
         }
     }
 
+    /// The longest step the filter integrates, 1 s: an update with a longer `dt` is the update
+    /// with `dt` = 1 s. No measured rate holds over a longer gap (``SampleClock``, in front of every
+    /// filter in a ``FusionStream``, by default replaces steps beyond 1 s by the typical period),
+    /// and the first-order step — `q + q̇ Δt`, with its gradient step `β Δt` and bias step `ζ Δt` —
+    /// is only meaningful while these are small: one absurd `dt` (300 s) would otherwise throw the
+    /// attitude far off and the bias estimate beyond any real bias, and 1e300 s would overflow the
+    /// state. (``ComplementaryFilter``'s gains `1 − e^(−Δt/τ)` are bounded by their form, and
+    /// ``MahonyFilter`` bounds its bias; this bound and ``Settings-swift.struct/maximumBias`` do the
+    /// same here.)
+    @inlinable public static var longestStep: Scalar { 1 }
+
     /// The parameters; they may be changed between updates.
-    public var settings: Settings
+    ///
+    /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
+    /// settings are set, here and in ``init(settings:)``, never per sample: a negative `beta`,
+    /// `zeta` or `maximumBias` becomes 0; NaN, or an infinite `beta` or `zeta`, the default.
+    /// Reading `settings` back shows the values in use. Call ``Settings-swift.struct/validate()``
+    /// to refuse such settings instead.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
     /// The attitude state. Between updates it holds `p`, a positive multiple of the attitude
     /// (renormalized whenever |p|² leaves (0.25, 4)); `q = p / |p|` is formed where it is read.
     /// Never normalizing inside the step takes square roots and divisions off the chain of
@@ -63,7 +108,8 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     /// The attitude, sensor → NWU (the frame the equations are written in).
     @inlinable public var nwuQuaternion: Quaternion<Scalar> { q }
-    /// The bias estimate `b` of step 4 (rad/s); zero unless ζ > 0.
+    /// The bias estimate `b` of step 4 (rad/s); zero unless ζ > 0; each component within
+    /// ±``Settings-swift.struct/maximumBias``.
     @inlinable public var gyroscopeBias: SIMD3<Scalar> { bias }
     /// True once the filter has an attitude.
     @inlinable public var isInitialized: Bool { initialized }
@@ -76,9 +122,12 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable public var usedMagnetometer: Bool { usedMag }
 
     /// A filter that initializes itself from its first usable accelerometer sample.
+    ///
+    /// Settings outside their valid ranges are moved into them (see ``settings``); call
+    /// ``Settings-swift.struct/validate()`` first to refuse them instead.
     @inlinable
     public init(settings: Settings = Settings()) {
-        self.settings = settings
+        self.settings = settings.clamped()
         state = NWUAttitudeState()
         bias = .zero
         lastError = 0
@@ -119,6 +168,7 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
         usedAcc = false
         usedMag = false
         guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
+        let dt = min(dt, Self.longestStep)
 
         // The state p is a positive multiple of q, q = p / |p|, kept unnormalized (see `state`).
         // Quadratic forms of q are those of p divided by |p|²; the Jacobian is linear in q, so with
@@ -251,7 +301,12 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
                 let ez = ((w * gz - x * gy) + y * gx) - z * gw
                 let k = 2 * settings.zeta * dt * (1 / (n2 * g2)).squareRoot()
                 if k.isFinite {
-                    bias = SIMD3(bias.x + ex * k, bias.y + ey * k, bias.z + ez * k)
+                    // Each component kept within ±maximumBias (MadgwickStreams selects the same way).
+                    let limit = settings.maximumBias
+                    @inline(__always) func bounded(_ b: Scalar) -> Scalar {
+                        b < -limit ? -limit : (b > limit ? limit : b)
+                    }
+                    bias = SIMD3(bounded(bias.x + ex * k), bounded(bias.y + ey * k), bounded(bias.z + ez * k))
                 }
                 rate = gyroscope - bias
             }
@@ -266,4 +321,30 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
         state.q = Quaternion(
             w: pw - gw * stepScale, x: px - gx * stepScale, y: py - gy * stepScale, z: pz - gz * stepScale)
     }
+}
+
+extension MadgwickFilter.Settings: RangedSettings {
+    /// The valid range of every numeric setting: the one table that ``validate()``, the clamp of
+    /// ``MadgwickFilter/settings`` and the tests read.
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule("beta", \.beta, .nonNegative),
+            SettingRule("zeta", \.zeta, .nonNegative),
+            SettingRule("maximumBias", \.maximumBias, .nonNegativeOrInfinity),
+        ]
+    }
+
+    static var defaults: Self { Self() }
+
+    /// Checks every numeric setting against its valid range (stated on each property).
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first setting outside
+    ///   its range.
+    public func validate() throws(SettingsError) {
+        if let error = rangeViolation() { throw error }
+    }
+
+    /// These settings with every value moved into its range, as ``MadgwickFilter/settings`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }

@@ -21,19 +21,23 @@
 /// integrated and corrected (`ahrs` returns the attitude unchanged).
 @frozen
 public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
-    /// Mahony's gains.
+    /// Mahony's gains. Every numeric field has a valid range, given at the end of its
+    /// documentation; ``validate()`` reports a value outside it, and the filter moves such values
+    /// into their ranges (see ``MahonyFilter/settings``).
     public struct Settings: Sendable, Hashable, Codable {
-        /// K_p, 1/s (rad/s of correction per unit of direction error). Default 1.
+        /// K_p, 1/s (rad/s of correction per unit of direction error). Default 1. 0 leaves the
+        /// gyroscope alone. Valid range: ≥ 0, finite.
         public var kp: Scalar
         /// K_i, 1/s² (rad/s of bias per unit of error and second). 0 turns the integral (bias) off.
         /// Default 0.01: a gyroscope's bias drifts over minutes, so the bias loop is slow (its natural
         /// frequency √K_i is 0.1 rad/s) and well damped (K_p / (2√K_i) = 5). Mahony's paper and the
         /// `ahrs` package use 0.3, which on real recordings with fast motion lets the integral grow to
-        /// tens of degrees per second.
+        /// tens of degrees per second. Valid range: ≥ 0, finite.
         public var ki: Scalar
         /// The largest bias magnitude the integral may reach, rad/s: a physical bound for MEMS
         /// gyroscopes that stops the integral from absorbing motion. Default 0.1 rad/s (5.7°/s);
-        /// `.infinity` removes the bound (as in the paper).
+        /// `.infinity` removes the bound (as in the paper); 0 keeps the integral at zero.
+        /// Valid range: ≥ 0, +∞ allowed.
         public var maximumBias: Scalar
         /// The earth frame of the output attitude. Default ENU.
         public var frame: EarthFrame
@@ -48,7 +52,14 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
     }
 
     /// The gains; they may be changed between updates.
-    public var settings: Settings
+    ///
+    /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
+    /// settings are set, here and in ``init(settings:)``, never per sample: a negative value
+    /// becomes 0, NaN (or an infinite `kp` or `ki`) the default. Reading `settings` back shows the
+    /// values in use. Call ``Settings-swift.struct/validate()`` to refuse such settings instead.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
     @usableFromInline var state: NWUAttitudeState<Scalar>
     @inlinable var q: Quaternion<Scalar> {
         get { state.q }
@@ -59,9 +70,12 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var lastError: SIMD3<Scalar>
 
     /// A filter that initializes itself from its first usable accelerometer sample.
+    ///
+    /// Settings outside their valid ranges are moved into them (see ``settings``); call
+    /// ``Settings-swift.struct/validate()`` first to refuse them instead.
     @inlinable
     public init(settings: Settings = Settings()) {
-        self.settings = settings
+        self.settings = settings.clamped()
         state = NWUAttitudeState()
         bias = .zero
         lastError = .zero
@@ -132,4 +146,30 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
         let qDot = (q * Quaternion(real: 0, imaginary: rate)).components * 0.5
         q = Quaternion(components: q.components + qDot * dt).normalized()
     }
+}
+
+extension MahonyFilter.Settings: RangedSettings {
+    /// The valid range of every numeric setting: the one table that ``validate()``, the clamp of
+    /// ``MahonyFilter/settings`` and the tests read.
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule("kp", \.kp, .nonNegative),
+            SettingRule("ki", \.ki, .nonNegative),
+            SettingRule("maximumBias", \.maximumBias, .nonNegativeOrInfinity),
+        ]
+    }
+
+    static var defaults: Self { Self() }
+
+    /// Checks every numeric setting against its valid range (stated on each property).
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first setting outside
+    ///   its range.
+    public func validate() throws(SettingsError) {
+        if let error = rangeViolation() { throw error }
+    }
+
+    /// These settings with every value moved into its range, as ``MahonyFilter/settings`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }

@@ -30,10 +30,18 @@ public enum TimestampEvent: UInt8, Sendable, Hashable, Codable {
 /// - a NaN or infinite timestamp: `dt = 0`, the clock keeps its time (``TimestampEvent/invalid``).
 @frozen
 public struct SampleClock: Sendable, Hashable, Codable {
-    /// Steps longer than this (seconds) are treated as gaps. Default 1 s.
-    public var maximumGap: Double
+    /// Steps longer than this (seconds) are treated as gaps. Default 1 s. `.infinity`: no step is
+    /// a gap. A value outside the range (here, in the initializer or when decoded) is replaced by
+    /// the default. Valid range: > 0, +∞ allowed.
+    public var maximumGap: Double {
+        didSet { maximumGap = clamped().maximumGap }
+    }
     /// The period used for a gap before any regular step has been seen (seconds). Default 0.01 s.
-    public var nominalPeriod: Double
+    /// A value outside the range (here, in the initializer or when decoded) is replaced by the
+    /// default. Valid range: > 0, finite.
+    public var nominalPeriod: Double {
+        didSet { nominalPeriod = clamped().nominalPeriod }
+    }
     @usableFromInline var last: Double?
     @usableFromInline var typical: Double?
     @usableFromInline var counts: SIMD4<Int>
@@ -51,11 +59,32 @@ public struct SampleClock: Sendable, Hashable, Codable {
     /// How many samples had a NaN or infinite timestamp.
     public var invalidCount: Int { counts[3] }
 
-    /// A clock with the given gap threshold and nominal period (seconds).
+    /// A clock with the given gap threshold and nominal period (seconds); a value outside its valid
+    /// range is replaced by the default (call ``validate(maximumGap:nominalPeriod:)`` first to
+    /// refuse it instead).
     public init(maximumGap: Double = 1, nominalPeriod: Double = 0.01) {
+        self.init(unclamped: maximumGap, nominalPeriod)
+        self = clamped()
+    }
+
+    /// A clock with the values as given (the defaults of the range table).
+    private init(unclamped maximumGap: Double, _ nominalPeriod: Double) {
         self.maximumGap = maximumGap
         self.nominalPeriod = nominalPeriod
         counts = .zero
+    }
+
+    private enum CodingKeys: String, CodingKey { case maximumGap, nominalPeriod, last, typical, counts }
+
+    /// Decodes a clock; settings outside their valid ranges are replaced as in the initializer.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        maximumGap = try c.decode(Double.self, forKey: .maximumGap)
+        nominalPeriod = try c.decode(Double.self, forKey: .nominalPeriod)
+        last = try c.decodeIfPresent(Double.self, forKey: .last)
+        typical = try c.decodeIfPresent(Double.self, forKey: .typical)
+        counts = try c.decode(SIMD4<Int>.self, forKey: .counts)
+        self = clamped()
     }
 
     /// Accepts the next timestamp and returns the step to integrate over.
@@ -92,4 +121,31 @@ public struct SampleClock: Sendable, Hashable, Codable {
     public mutating func restart() {
         last = nil
     }
+}
+
+extension SampleClock: RangedSettings {
+    /// The valid range of the clock's two settings: the one table that
+    /// ``validate(maximumGap:nominalPeriod:)``, the clamp and the tests read.
+    static var rules: [SettingRule<Self>] {
+        [
+            SettingRule("maximumGap", \.maximumGap, .positiveOrInfinity),
+            SettingRule("nominalPeriod", \.nominalPeriod, .positive),
+        ]
+    }
+
+    static var defaults: Self { Self(unclamped: 1, 0.01) }
+
+    /// Checks a gap threshold and a nominal period against the valid ranges of ``maximumGap`` and
+    /// ``nominalPeriod``. A clock replaces values outside them as it is made, so this is the way to
+    /// refuse them instead: call it before ``init(maximumGap:nominalPeriod:)``.
+    ///
+    /// - Throws: ``SettingsError/outOfRange(setting:value:range:)`` for the first value outside
+    ///   its range.
+    public static func validate(maximumGap: Double, nominalPeriod: Double) throws(SettingsError) {
+        if let error = Self(unclamped: maximumGap, nominalPeriod).rangeViolation() { throw error }
+    }
+
+    /// These settings with every value moved into its range, as ``SampleClock`` documents.
+    @usableFromInline
+    func clamped() -> Self { clampedToRanges() }
 }
