@@ -111,6 +111,11 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
         state.initialize(accelerometer: accelerometer, magnetometer: magnetometer)
     }
 
+    /// The longest step the filter integrates, 1 s: an update with a longer `dt` is the update
+    /// with `dt` = 1 s, as in ``MadgwickFilter/longestStep``. One absurd `dt` (1e300 s) overflowed
+    /// the integral and the attitude into NaN for good.
+    @inlinable public static var longestStep: Scalar { 1 }
+
     @inlinable
     public mutating func update(
         gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?,
@@ -122,6 +127,7 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
         lastError = .zero
         guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
+        let dt = Swift.min(dt, Self.longestStep)
         var rate = gyroscope
         if let a = SensorCheck.direction(accelerometer) {
             let predictedUp = q.inverseAct(on: SIMD3(0, 0, 1))
@@ -134,7 +140,8 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
                 }
             }
             lastError = e
-            bias -= e * (settings.ki * dt)
+            let integral = e * (settings.ki * dt)
+            if SensorCheck.isFinite(integral) { bias -= integral }  // an overflow (ki near its maximum) is skipped
             let size2 = (bias * bias).sum()
             let limit = settings.maximumBias
             if size2 > limit * limit {
