@@ -88,6 +88,16 @@ struct RecordingReliabilityTests {
         #expect(try folder.read("new.csv").isEmpty)
     }
 
+    /// A recording with its header and no sample yet reads back as empty, not as a broken file
+    /// (found by the fuzz target FuzzFiles: it threw CSVError.noData).
+    @Test func anEmptyRecordingReadsBackEmpty() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        _ = try MotionRecorder(path: folder["rec.csv"])
+        let back = try MotionRecorder.read(path: folder["rec.csv"])
+        #expect(back.isEmpty && back.partialLastLine == nil)
+    }
+
     /// `motion record --replay F -o F` appended to the file it replayed, without end.
     @Test func recordingIntoTheReplayedFileIsRefused() throws {
         let folder = try Folder()

@@ -182,7 +182,14 @@ public final class MotionRecorder: @unchecked Sendable {
         }
         var values: [Double] = []
         var samples: [SensorSample] = []
-        while try reader.nextRow(columns: columns, into: &values, optional: Set(columns.dropFirst())) {
+        func nextRow() throws(CSVError) -> Bool {
+            do {
+                return try reader.nextRow(columns: columns, into: &values, optional: Set(columns.dropFirst()))
+            } catch .noData {
+                return false  // a recording that has its header and no sample yet is empty, not broken
+            }
+        }
+        while try nextRow() {
             guard values[0] >= from && values[0] <= to else { continue }
             samples.append(
                 SensorSample(
