@@ -68,7 +68,7 @@ let package = Package(
 // `-sanitize=fuzzer,address -parse-as-library` (libFuzzer supplies `main`) and runs each one.
 if Context.environment["MOTIONFUSION_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/FuzzDriver"))
-    for name in ["FuzzCSV", "FuzzIIO", "FuzzFilters"] {
+    for name in ["FuzzCSV", "FuzzIIO", "FuzzFilters", "FuzzFiles", "FuzzSettings"] {
         package.targets.append(
             .executableTarget(name: name, dependencies: ["MotionFusion", "FuzzDriver"], path: "Tests/Fuzz/\(name)"))
     }
