@@ -3,8 +3,9 @@
 // (every 10 bytes: a field, an element of it, and any finite value or a true/false or a frame name),
 // so that the decoders, `validate()` and the clamps see every field with absurd values. Whatever
 // decodes must give a filter (settings are clamped into their ranges) whose attitude stays finite
-// and of unit length over a hundred samples, whether `validate()` accepts the settings or not; a calibration that decodes (its ranges
-// are checked then) must map a finite sample to a finite one. Anything else is a typed error.
+// and of unit length over a hundred samples, whether `validate()` accepts the settings or not; a
+// calibration that decodes (its ranges are checked then) must map a finite sample to a finite one.
+// Anything else is a typed error.
 // Built and run by scripts/fuzz.
 import Foundation
 import FuzzDriver
