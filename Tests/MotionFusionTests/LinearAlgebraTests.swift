@@ -115,4 +115,15 @@ struct LinearAlgebraTests {
         }
         #expect(q.act(on: [], kernel: kernel).isEmpty)
     }
+
+    /// LAPACK's dimensions are 32-bit: one beyond is a typed error, never a trapping conversion.
+    @Test func dimensionsBeyondLAPACKsIntegersAreErrors() throws {
+        #expect(try LAPACK.dimension(5, "dgesvd") == 5)
+        #expect(try LAPACK.dimension(Int(Int32.max), "dgesvd") == Int32.max)
+        #expect(throws: EstimationError.tooLarge(routine: "dgelsd", size: Int(Int32.max) + 1)) {
+            _ = try LAPACK.dimension(Int(Int32.max) + 1, "dgelsd")
+        }
+        #expect(EstimationError.tooLarge(routine: "dgelsd", size: 1 << 40).description
+            == "LAPACK dgelsd cannot take a dimension of 1099511627776 (at most 2147483647)")
+    }
 }

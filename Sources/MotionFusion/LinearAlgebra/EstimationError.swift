@@ -12,6 +12,8 @@ public enum EstimationError: Error, Equatable, Sendable, CustomStringConvertible
     case notUnique(reason: String)
     /// A LAPACK routine reported failure (its `info` code).
     case lapackFailure(routine: String, info: Int)
+    /// A matrix dimension beyond what LAPACK's 32-bit integers hold (2³¹ − 1).
+    case tooLarge(routine: String, size: Int)
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum EstimationError: Error, Equatable, Sendable, CustomStringConvertible
             "the answer is not unique: \(reason)"
         case .lapackFailure(let routine, let info):
             "LAPACK \(routine) failed (info \(info))"
+        case .tooLarge(let routine, let size):
+            "LAPACK \(routine) cannot take a dimension of \(size) (at most 2147483647)"
         }
     }
 }

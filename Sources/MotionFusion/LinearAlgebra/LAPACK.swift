@@ -5,19 +5,26 @@ internal import CLAPACK
 ///
 /// Matrices are column-major `[Double]`. The routines copy their input, so callers keep theirs.
 enum LAPACK {
+    /// A matrix dimension as LAPACK's 32-bit integer, or the error for one it cannot take (more than
+    /// 2³¹ − 1 rows: a calibration over billions of samples); never a trapping conversion.
+    static func dimension(_ value: Int, _ routine: String) throws(EstimationError) -> Int32 {
+        guard let converted = Int32(exactly: value) else { throw .tooLarge(routine: routine, size: value) }
+        return converted
+    }
     /// Eigen decomposition of a symmetric `n × n` matrix (`dsyev`): eigenvalues in ascending order and
     /// the matching orthonormal eigenvectors as the columns of a column-major matrix.
     static func symmetricEigen(
         _ matrix: [Double], order n: Int
     ) throws(EstimationError) -> (values: [Double], vectors: [Double]) {
         precondition(matrix.count == n * n, "matrix size")
+        let order = try dimension(n, "dsyev")
         var a = matrix
         var values = [Double](repeating: 0, count: n)
         let info = a.withUnsafeMutableBufferPointer { aPointer in
             values.withUnsafeMutableBufferPointer { wPointer in
                 LAPACKE_dsyev(
                     LAPACK_COL_MAJOR, CChar(UInt8(ascii: "V")), CChar(UInt8(ascii: "U")),
-                    Int32(n), aPointer.baseAddress, Int32(n), wPointer.baseAddress)
+                    order, aPointer.baseAddress, order, wPointer.baseAddress)
             }
         }
         guard info == 0 else { throw .lapackFailure(routine: "dsyev", info: Int(info)) }
@@ -31,6 +38,7 @@ enum LAPACK {
         _ matrix: [Double], rows m: Int, columns n: Int, computeU: Bool = true
     ) throws(EstimationError) -> (u: [Double], singularValues: [Double], vt: [Double]) {
         precondition(matrix.count == m * n, "matrix size")
+        let (rows, columns) = (try dimension(m, "dgesvd"), try dimension(n, "dgesvd"))
         var a = matrix
         var s = [Double](repeating: 0, count: min(m, n))
         var u = [Double](repeating: 0, count: computeU ? m * m : 1)
@@ -44,9 +52,9 @@ enum LAPACK {
                     vt.withUnsafeMutableBufferPointer { vtP in
                         superb.withUnsafeMutableBufferPointer { wP in
                             LAPACKE_dgesvd(
-                                LAPACK_COL_MAJOR, jobU, all, Int32(m), Int32(n),
-                                aP.baseAddress, Int32(m), sP.baseAddress, uP.baseAddress,
-                                Int32(m), vtP.baseAddress, Int32(n), wP.baseAddress)
+                                LAPACK_COL_MAJOR, jobU, all, rows, columns,
+                                aP.baseAddress, rows, sP.baseAddress, uP.baseAddress,
+                                rows, vtP.baseAddress, columns, wP.baseAddress)
                         }
                     }
                 }
@@ -65,8 +73,11 @@ enum LAPACK {
         rcond: Double = -1
     ) throws(EstimationError) -> (solution: [Double], singularValues: [Double], rank: Int) {
         precondition(matrix.count == m * n && b.count == m * nrhs, "matrix size")
-        var a = matrix
         let ldb = max(m, n)
+        let (rows, columns, sides, leading) = (
+            try dimension(m, "dgelsd"), try dimension(n, "dgelsd"), try dimension(nrhs, "dgelsd"), try dimension(ldb, "dgelsd")
+        )
+        var a = matrix
         var rhs = [Double](repeating: 0, count: ldb * nrhs)
         for column in 0..<nrhs {
             for row in 0..<m { rhs[column * ldb + row] = b[column * m + row] }
@@ -77,8 +88,8 @@ enum LAPACK {
             rhs.withUnsafeMutableBufferPointer { bP in
                 s.withUnsafeMutableBufferPointer { sP in
                     LAPACKE_dgelsd(
-                        LAPACK_COL_MAJOR, Int32(m), Int32(n), Int32(nrhs), aP.baseAddress, Int32(m),
-                        bP.baseAddress, Int32(ldb), sP.baseAddress, rcond, &rank)
+                        LAPACK_COL_MAJOR, rows, columns, sides, aP.baseAddress, rows,
+                        bP.baseAddress, leading, sP.baseAddress, rcond, &rank)
                 }
             }
         }
@@ -96,9 +107,15 @@ enum LAPACK {
         _ a: [Double], _ b: UnsafePointer<Double>, into c: UnsafeMutablePointer<Double>, count: Int
     ) {
         a.withUnsafeBufferPointer { aP in
-            cblas_dgemm(
-                CblasColMajor, CblasNoTrans, CblasNoTrans, 3, Int32(count), 3, 1, aP.baseAddress, 3,
-                b, 4, 0, c, 4)
+            // In pieces BLAS's 32-bit counts can take (one piece below 2³⁰ vectors).
+            var done = 0
+            while done < count {
+                let piece = Swift.min(count - done, 1 << 30)
+                cblas_dgemm(
+                    CblasColMajor, CblasNoTrans, CblasNoTrans, 3, Int32(piece), 3, 1, aP.baseAddress, 3,
+                    b + 4 * done, 4, 0, c + 4 * done, 4)
+                done += piece
+            }
         }
     }
 
@@ -107,9 +124,15 @@ enum LAPACK {
         _ a: [Float], _ b: UnsafePointer<Float>, into c: UnsafeMutablePointer<Float>, count: Int
     ) {
         a.withUnsafeBufferPointer { aP in
-            cblas_sgemm(
-                CblasColMajor, CblasNoTrans, CblasNoTrans, 3, Int32(count), 3, 1, aP.baseAddress, 3,
-                b, 4, 0, c, 4)
+            // In pieces BLAS's 32-bit counts can take (one piece below 2³⁰ vectors).
+            var done = 0
+            while done < count {
+                let piece = Swift.min(count - done, 1 << 30)
+                cblas_sgemm(
+                    CblasColMajor, CblasNoTrans, CblasNoTrans, 3, Int32(piece), 3, 1, aP.baseAddress, 3,
+                    b + 4 * done, 4, 0, c + 4 * done, 4)
+                done += piece
+            }
         }
     }
 }
