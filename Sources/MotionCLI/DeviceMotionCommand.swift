@@ -38,7 +38,7 @@ struct DeviceMotionCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Longitude in degrees (west negative), for true north.")
     var longitude: Double?
 
-    @Option(help: "Height above the WGS-84 ellipsoid in km, for true north.")
+    @Option(parsing: .unconditional, help: "Height above the WGS-84 ellipsoid in km, for true north (negative below it).")
     var heightKm: Double = 0
 
     @Option(help: "Date YYYY-MM-DD for the declination (default: today).")

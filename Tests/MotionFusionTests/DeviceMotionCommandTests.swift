@@ -17,6 +17,9 @@ struct DeviceMotionCommandTests {
         #expect(command.longitude == -151.21)
         let east = try DeviceMotionCommand.parse(["in.csv", "-o", "out.csv", "--latitude", "52.5", "--longitude", "13.4"])
         #expect(east.latitude == 52.5 && east.longitude == 13.4)
+        // Below the ellipsoid (the Dead Sea shore): "Missing value for '--height-km'" before.
+        let below = try DeviceMotionCommand.parse(["in.csv", "-o", "out.csv", "--latitude", "31.5", "--longitude", "35.5", "--height-km", "-0.4"])
+        #expect(below.heightKm == -0.4)
         let equals = try DeviceMotionCommand.parse(["in.csv", "-o", "out.csv", "--latitude=-1e-3", "--longitude=-0"])
         #expect(equals.latitude == -0.001 && equals.longitude == 0)
         // Still a number: a word is an error, not an option taken as the value.
