@@ -53,7 +53,9 @@ struct FusionCSVWriterTests {
 
     /// Swift's text of a number, formatted as the writer used to format it (string interpolation of
     /// a generic scalar: `TextOutputStreamable`'s text, so a negative NaN is `-nan`).
-    static func swiftText<Scalar: FusionScalar>(_ value: Scalar) -> String { "\(value)" }
+    /// Swift's text, except that every NaN is `nan` (Swift writes `-nan` and `snan`, which readers
+    /// cannot read back).
+    static func swiftText<Scalar: FusionScalar>(_ value: Scalar) -> String { value.isNaN ? "nan" : "\(value)" }
 
     static func same<Scalar: BinaryFloatingPoint>(_ a: Scalar?, _ b: Scalar) -> Bool {
         guard let a else { return false }
@@ -78,7 +80,7 @@ struct FusionCSVWriterTests {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             try #require(fields.count == 18, "\(line)")
             // The documented format: exactly Swift's text for each number…
-            let expected = ["\(row.timestamp)"] + Self.fields(row).map(Self.swiftText) + ["\(row.flags.rawValue)"]
+            let expected = [Self.swiftText(row.timestamp)] + Self.fields(row).map(Self.swiftText) + ["\(row.flags.rawValue)"]
             #expect(fields.map(String.init) == expected)
             // …which reads back to the same value (NaN stays NaN).
             #expect(Self.same(Double(String(fields[0])), row.timestamp), "\(fields[0])")
@@ -92,6 +94,17 @@ struct FusionCSVWriterTests {
     @Test func doubleRowsReadBackBitExactly() throws {
         // 20,000 rows: several times the 256 KiB buffer, so rows cross every flush.
         try Self.checkRoundTrip(Self.outputs(count: 20_000, seed: 11, Double.self, fromBits: { Double(bitPattern: $0) }))
+    }
+
+    /// A signaling NaN (`snan` in Swift's text) is written `nan`, so the file reads back (found by
+    /// the fuzz target FuzzFiles: the reader refused `snan`).
+    @Test func signalingNaNIsWrittenAsNaN() throws {
+        let snan = Double.signalingNaN
+        #expect("\(snan)" == "snan" && "\(-Double.nan)" == "-nan")  // what Swift would write
+        let row = FusionOutput<Double>(
+            timestamp: snan, quaternion: Quaternion(w: -.nan, x: snan, y: 0, z: 0), gyroscopeBias: .zero,
+            gravity: .zero, linearAcceleration: .zero, earthLinearAcceleration: .zero, flags: [])
+        try Self.checkRoundTrip([row])
     }
 
     @Test func floatRowsReadBackBitExactly() throws {

@@ -64,11 +64,13 @@ public final class FusionCSVWriter {
 
     private func append<Scalar: FusionScalar & TextOutputStreamable>(_ output: FusionOutput<Scalar>) {
         var line = buffer  // a local copy while the row is formatted, stored back below
+        // Every NaN is written `nan`: Swift spells a signaling NaN `snan` (and a negative one
+        // `-nan`), which no CSV reader, ours included, reads back (found by FuzzFiles).
         func field(_ value: Scalar) {
             line.append(UInt8(ascii: ","))
-            value.write(to: &line)
+            if value.isNaN { line.write("nan") } else { value.write(to: &line) }
         }
-        output.timestamp.write(to: &line)
+        if output.timestamp.isNaN { line.write("nan") } else { output.timestamp.write(to: &line) }
         let q = output.quaternion
         field(q.w)
         field(q.x)

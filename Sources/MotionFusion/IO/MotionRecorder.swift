@@ -116,7 +116,7 @@ public final class MotionRecorder: @unchecked Sendable {
             buffer.append(UInt8(ascii: ","))
             buffer.append(contentsOf: (v.isFinite ? "\(v)" : "nan").utf8)
         }
-        buffer.append(contentsOf: "\(sample.timestamp)".utf8)
+        buffer.append(contentsOf: (sample.timestamp.isNaN ? "nan" : "\(sample.timestamp)").utf8)  // never `snan`
         for v in [sample.gyroscope, sample.accelerometer, sample.magnetometer] {
             let x = v ?? SIMD3(repeating: .nan)
             field(x.x)
