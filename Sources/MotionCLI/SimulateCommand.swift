@@ -54,7 +54,13 @@ struct SimulateCommand: ParsableCommand {
             if Self.sameFile(path, output) {
                 throw CommandFailure("cannot write \(path): -o names the same file (\(output))")
             }
-            return try OutputFile(path: path)
+            let opened = try OutputFile(path: path)
+            // Also by another name for the same place: `-o - --schedule /dev/stdout`.
+            if opened.isSameDestination(as: file) {
+                opened.abandon()
+                throw CommandFailure("cannot write \(path): -o \(output) writes to the same place")
+            }
+            return opened
         }
         guard var script = MotionScenario.named(scenario, seed: seed) else {
             throw CommandFailure("unknown scenario '\(scenario)'; choose one of \(MotionScenario.names.joined(separator: ", "))")

@@ -141,6 +141,11 @@ struct CommandOutputSafetyTests {
             #expect(folder.names == before, "\(output) \(schedule): \(folder.names)")
             #expect(try folder.read("existing.csv") == Data("an earlier run\n".utf8))
         }
+        // Standard output under two names (both would have been written through, mixed).
+        for schedule in ["/dev/stdout", "/proc/self/fd/1"] {
+            let message = Self.run(["simulate", "gestures", "-o", "-", "--schedule", schedule, "--rate", "20"])
+            #expect(message?.contains("cannot write \(schedule): -o - writes to the same place") == true, "\(schedule): \(message ?? "succeeded")")
+        }
     }
 
     // MARK: Links at the output path
