@@ -127,14 +127,25 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         /// Valid range: > 0, finite.
         public var biasLimit: Scalar
         /// rad/s: the bias estimate's standard deviation reached in steady state while moving, which
-        /// sets how much a motion measurement is trusted. Default 0.05°/s: the bias stability of a
-        /// warmed-up MEMS gyroscope over minutes, with margin. Valid range: > 0, finite.
+        /// sets how much a motion measurement is trusted when the accelerometer is consistent (the
+        /// measurement's variance grows further with the accelerometer's observed error, see
+        /// <doc:InertialFrameFiltering>). Default 0.1°/s, VQF's value: 0.05°/s (a warmed-up MEMS
+        /// gyroscope's stability) fitted a laboratory IMU but let phone gyroscopes, whose bias
+        /// wanders with temperature, be corrected from accelerometer errors (the Inria smartphone
+        /// trials moved it). Valid range: > 0, finite.
         public var biasMotionSigma: Scalar
         /// rad/s: the same at rest. Default 0.03°/s. Valid range: > 0, finite.
         public var biasRestSigma: Scalar
         /// rad/s: the same for the vertical component observed through the heading correction.
         /// Default 0.1°/s. Valid range: > 0, finite.
         public var biasMagnetometerSigma: Scalar
+        /// rad: the magnetometer's heading error that persists for seconds (residual hard- and
+        /// soft-iron, a field that is uneven across the room). While the device turns at Ω (over
+        /// seconds), such an error turns with it and the heading correction that follows it looks
+        /// like a vertical bias of about this times Ω; the vertical bias measurement's variance grows
+        /// by that much. Default 5° (indoors). 0 trusts the heading correction whatever the motion.
+        /// Valid range: ≥ 0, finite.
+        public var magneticHeadingUncertainty: Scalar
         /// s: how often the corrections run. Between them the gyroscope is integrated at every sample
         /// and the accelerometer and magnetometer are averaged in the almost inertial frame, so no
         /// sample is lost; the corrections' time constants are seconds, so a few hundredths of a
@@ -199,8 +210,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             estimatesVerticalBiasFromMagnetometer: Bool = true,
             biasInitialSigma: Scalar = 0.5 * .pi / 180, biasForgettingTime: Scalar = 100,
             biasDrift: Scalar = 0.1 * .pi / 180,
-            biasLimit: Scalar = 2 * .pi / 180, biasMotionSigma: Scalar = 0.05 * .pi / 180,
+            biasLimit: Scalar = 2 * .pi / 180, biasMotionSigma: Scalar = 0.1 * .pi / 180,
             biasRestSigma: Scalar = 0.03 * .pi / 180, biasMagnetometerSigma: Scalar = 0.1 * .pi / 180,
+            magneticHeadingUncertainty: Scalar = 5 * .pi / 180,
             correctionInterval: Scalar = 0.1,
             restTimeConstant: Scalar = 0.5, restGyroscopeThreshold: Scalar = 2 * .pi / 180,
             restAccelerometerThreshold: Scalar = 0.5, restMinimumDuration: Scalar = 1.5,
@@ -226,6 +238,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             self.biasMotionSigma = biasMotionSigma
             self.biasRestSigma = biasRestSigma
             self.biasMagnetometerSigma = biasMagnetometerSigma
+            self.magneticHeadingUncertainty = magneticHeadingUncertainty
             self.correctionInterval = correctionInterval
             self.restTimeConstant = restTimeConstant
             self.restGyroscopeThreshold = restGyroscopeThreshold
@@ -288,6 +301,18 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var accState1: SIMD3<Scalar> = .zero
     @usableFromInline var accState2: SIMD3<Scalar> = .zero
     @usableFromInline var accFilterSeeded = false
+    // Fast start: for the first τ_a seconds the low-pass output is the running mean of the step
+    // averages, so a start in motion converges in τ_a, not in several τ_a.
+    @usableFromInline var accStartTime: Scalar = 0
+    @usableFromInline var accStartMean: SIMD3<Scalar> = .zero
+    // The low-pass specific force: its last value (in I), the long-run mean of its norm (gravity
+    // as this accelerometer reads it) and the low-pass (τ_a) of the squared deviation from that.
+    @usableFromInline var filteredAcc: SIMD3<Scalar> = .zero
+    @usableFromInline var gravityNorm: Scalar = 0
+    @usableFromInline var gravityNormDeviation2: Scalar = 0
+    // The low-pass (τ_a) of the rotation rate in the earth frame: how fast the device turns over seconds.
+    @usableFromInline var lowPassEarthRate = (z1: SIMD3<Scalar>.zero, z2: SIMD3<Scalar>.zero)
+    @usableFromInline var slowEarthRate: SIMD3<Scalar> = .zero
 
     // Rest detection.
     @usableFromInline var restGyroFilter = RestLowPass<Scalar>()
@@ -546,13 +571,23 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         if accCount > 0 {
             let inertial = accSum / accCount
             let filtered: SIMD3<Scalar>
-            if accFilterSeeded && SensorCheck.isFinite(accState1 + accState2) {
+            if accFilterSeeded && accStartTime < settings.accelerometerTimeConstant
+                && SensorCheck.isFinite(accStartMean)
+            {
+                accStartTime += interval
+                accStartMean += (inertial - accStartMean) * (interval / accStartTime)
+                (accState1, accState2) = stepGains.acc.steadyState(accStartMean)
+                filtered = accStartMean
+            } else if accFilterSeeded && SensorCheck.isFinite(accState1 + accState2) {
                 filtered = stepGains.acc.step(inertial, &accState1, &accState2)
             } else {
                 (accState1, accState2) = stepGains.acc.steadyState(inertial)
                 filtered = inertial
+                accStartTime = interval
+                accStartMean = inertial
                 accFilterSeeded = true
             }
+            trackGravityNorm(filtered, interval: interval)
             if let up = SensorCheck.direction(inclination.act(on: filtered)) {
                 // The rotation taking `up` to +z: axis (u_y, −u_x, 0), angle acos(u_z).
                 let w2 = (1 + up.z) / 2
@@ -580,6 +615,25 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
         clearAverages()
         refreshOutputRotations()
+    }
+
+    /// Follows the norm of the low-pass specific force. A perfect accelerometer reads the same
+    /// gravity in every orientation; offsets, sensitivity and cross-axis errors, saturation and a
+    /// delay between accelerometer and gyroscope make the norm move by about as much as the
+    /// direction errs (m/s²), so the deviation of the norm from its long-run mean measures the
+    /// accelerometer's error as the filter sees it.
+    @inlinable
+    mutating func trackGravityNorm(_ filtered: SIMD3<Scalar>, interval: Scalar) {
+        filteredAcc = filtered
+        let norm = (filtered * filtered).sum().squareRoot()
+        guard norm.isFinite else { return }
+        if gravityNorm > 0 {
+            let d = norm - gravityNorm
+            gravityNormDeviation2 += (d * d - gravityNormDeviation2) * stepGains.accFirstOrder
+            gravityNorm += d * StepGains.gain(dt: interval, tau: settings.biasForgettingTime)
+        } else {
+            gravityNorm = norm
+        }
     }
 
     /// Empties the sums averaged between correction steps (after the attitude is replaced, the old
@@ -737,7 +791,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 (rx * bias).sum() + (kx * scaleError).sum(), (ry * bias).sum() + (ky * scaleError).sum())
             let predictedZ = (rz * bias).sum() + (kz * scaleError).sum()
             let filter = stepGains.acc
+            let earthRate = SIMD3(kx.sum(), ky.sum(), kz.sum())  // R ω
             if lowPassSeeded {
+                slowEarthRate = filter.step(earthRate, &lowPassEarthRate.z1, &lowPassEarthRate.z2)
                 filteredRx = filter.step(rx, &lowPassRx.z1, &lowPassRx.z2)
                 filteredRy = filter.step(ry, &lowPassRy.z1, &lowPassRy.z2)
                 filteredKx = filter.step(kx, &lowPassKx.z1, &lowPassKx.z2)
@@ -748,6 +804,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 lowPassVerticalK += (kz - lowPassVerticalK) * g
                 lowPassVerticalB += (predictedZ - lowPassVerticalB) * g
             } else {
+                lowPassEarthRate = filter.steadyState(earthRate)
+                slowEarthRate = earthRate
                 lowPassRx = filter.steadyState(rx)
                 lowPassRy = filter.steadyState(ry)
                 lowPassKx = filter.steadyState(kx)
@@ -804,13 +862,27 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             let state = SIMD8(b.x, b.y, b.z, k.x, k.y, k.z, 0, 0)
             let ex = Double(filteredRb.x - corrRate.x) - (h0 * state).sum()
             let ey = Double(filteredRb.y - corrRate.y) - (h1 * state).sum()
-            let vm = measurementVariance(settings.biasMotionSigma)
+            // The motion measurement is the inclination correction rate, whose errors are not only
+            // the gyroscope's: an accelerometer that errs by δ (m/s², see trackGravityNorm) tilts
+            // the low-pass gravity by δ/g, a tilt that changes over τ_a as the device moves, which
+            // the correction follows at about δ/(g τ_a). Correlated over τ_a, such errors count
+            // τ_a/T times in the variance of each step of length T: δ² / (g² τ_a T) in all.
+            let tauA = Double(settings.accelerometerTimeConstant)
+            let g2 = Double((filteredAcc * filteredAcc).sum())
+            let accelerometerVariance = g2 > 1 && interval > 0
+                ? Double(gravityNormDeviation2) / (g2 * tauA * Double(interval)) : 0
+            let vm = measurementVariance(settings.biasMotionSigma) + accelerometerVariance
             var ez: Double
             var vz: Double
             if settings.estimatesVerticalBiasFromMagnetometer, let headingRate = headingCorrectionRate {
                 h2 = row(lowPassVertical, lowPassVerticalK)
                 ez = Double(lowPassVerticalB - headingRate) - (h2 * state).sum()
-                vz = measurementVariance(settings.biasMagnetometerSigma)
+                // A heading error ψ that persists while the device turns at Ω (the low-pass earth
+                // rate) reads as a vertical bias of ψ Ω, correlated over τ_a (T: the step).
+                let psi = Double(settings.magneticHeadingUncertainty)
+                let turn2 = Double((slowEarthRate * slowEarthRate).sum())
+                let steps = interval > 0 ? max(1, tauA / Double(interval)) : 1
+                vz = measurementVariance(settings.biasMagnetometerSigma) + psi * psi * turn2 * steps
             } else {
                 // Weak prior: the vertical bias component stays near zero unless observed.
                 h2 = row(verticalRow, .zero)
@@ -881,6 +953,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         @usableFromInline var tauReference: Scalar = 0
         /// The accelerometer low-pass (second-order Butterworth, τ_a).
         @usableFromInline var acc = ButterworthLowPass<Scalar>()
+        /// First-order gain `1 − exp(−T/τ_a)`.
+        @usableFromInline var accFirstOrder: Scalar = 1
         /// Heading gain `1 − exp(−T/τ_m)`.
         @usableFromInline var mag: Scalar = 0
         @usableFromInline var magCurrent: Scalar = 0
@@ -896,6 +970,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             tauCurrent = settings.magneticCurrentTimeConstant
             tauReference = settings.magneticReferenceTimeConstant
             acc = ButterworthLowPass(tau: tauAcc, dt: dt)
+            accFirstOrder = Self.gain(dt: dt, tau: tauAcc)
             mag = Self.gain(dt: dt, tau: tauMag)
             magCurrent = Self.gain(dt: dt, tau: tauCurrent)
             magReference = Self.gain(dt: dt, tau: tauReference)
@@ -968,6 +1043,7 @@ extension InertialFrameFilter.Settings: RangedSettings {
             SettingRule("biasMotionSigma", \.biasMotionSigma, .positive),
             SettingRule("biasRestSigma", \.biasRestSigma, .positive),
             SettingRule("biasMagnetometerSigma", \.biasMagnetometerSigma, .positive),
+            SettingRule("magneticHeadingUncertainty", \.magneticHeadingUncertainty, .nonNegative),
             SettingRule("correctionInterval", \.correctionInterval, .nonNegative),
             SettingRule("restTimeConstant", \.restTimeConstant, .positive),
             SettingRule("restGyroscopeThreshold", \.restGyroscopeThreshold, .positive),
