@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+@testable import MotionFusion
+
+/// The smartphone trials of a second lab (../shared/reference-data/tyrex-dev: Inria's "On Attitude
+/// Estimation with Smartphones", iPhone 4S, iPhone 5 and Nexus 5, Qualisys truth) and the scoring of
+/// ../shared/tools/score_tyrex.py, reimplemented here: errors e = q_est ⊗ q_ref⁻¹ over the samples whose
+/// `score` is 1; in 9D the constant heading offset (circular mean of the heading error) is removed
+/// per trial first, since the optical north is not magnetic north.
+enum TyrexData {
+    static let folder = BroadData.folder.deletingLastPathComponent().appendingPathComponent("tyrex-dev")
+
+    /// VQF 2.1.2's per-trial scores (Reference/tyrex_vqf.csv, made by scripts/make_tyrex_reference
+    /// with the `vqf` package and score_tyrex.py's own scoring).
+    static let vqfReference = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Reference/tyrex_vqf.csv")
+
+    static var available: Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent("manifest.jsonl").path)
+    }
+
+    /// The data is there, or CI=true (where its absence must fail, not skip).
+    static var required: Bool { available || ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    struct Reference {
+        var trial: String
+        var motion: String
+        var total9D: Double
+        var inclination6D: Double
+    }
+
+    static func references() throws -> [Reference] {
+        let text = try String(contentsOf: vqfReference, encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().map { line in
+            let f = line.split(separator: ",").map(String.init)
+            return Reference(trial: f[0], motion: f[1], total9D: Double(f[3])!, inclination6D: Double(f[4])!)
+        }
+    }
+
+    /// The rows of a gzipped CSV with a header line, as numbers (`nan` allowed).
+    static func rows(_ name: String) throws -> [[Double]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-dc", folder.appendingPathComponent(name).path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "gzip -dc \(name)")
+        let text = String(decoding: data, as: UTF8.self)
+        return text.split(separator: "\n").dropFirst().map { line in
+            line.split(separator: ",").map { Double($0) ?? .nan }
+        }
+    }
+
+    /// A trial: `t,gx,gy,gz,ax,ay,az,mx,my,mz` and its truth `t,qw,qx,qy,qz,valid,score`.
+    static func recording(_ trial: String) throws -> IMURecording {
+        let imu = try rows(trial + ".imu.csv.gz")
+        let truth = try rows(trial + ".truth.csv.gz")
+        #expect(imu.count == truth.count && imu.count > 5000, "\(trial): \(imu.count) / \(truth.count) rows")
+        var r = IMURecording()
+        r.timestamps = imu.map { $0[0] }
+        r.gyroscope = imu.map { SIMD3($0[1], $0[2], $0[3]) }
+        r.accelerometer = imu.map { SIMD3($0[4], $0[5], $0[6]) }
+        r.magnetometer = imu.map { SIMD3($0[7], $0[8], $0[9]) }
+        r.truth = truth.map { Quaternion(w: $0[1], x: $0[2], y: $0[3], z: $0[4]) }
+        r.scored = truth.map { $0[6] > 0.5 }
+        return r
+    }
+
+    /// score_tyrex.py's RMSE in degrees: the 9D total error with the heading offset removed, or the
+    /// 6D inclination error.
+    static func score(_ estimates: [Quaternion<Double>], _ r: IMURecording, nineD: Bool) -> Double {
+        var errors: [Quaternion<Double>] = []
+        for i in 0..<r.count where r.scored![i] {
+            let q = estimates[i]
+            let t = r.truth![i]
+            guard [q.w, q.x, q.y, q.z, t.w, t.x, t.y, t.z].allSatisfy(\.isFinite) else { continue }
+            var e = (q * t.conjugate).normalized()
+            if e.w < 0 { e = Quaternion(w: -e.w, x: -e.x, y: -e.y, z: -e.z) }
+            errors.append(e)
+        }
+        precondition(!errors.isEmpty)
+        if nineD {
+            var s = 0.0
+            var c = 0.0
+            for e in errors {
+                let h = 2 * Double.atan2(y: e.z, x: e.w)
+                s += .sin(h)
+                c += .cos(h)
+            }
+            let delta = Double.atan2(y: s, x: c)
+            let turn = Quaternion<Double>(w: .cos(-delta / 2), x: 0, y: 0, z: .sin(-delta / 2))
+            var sum = 0.0
+            for e in errors {
+                var f = (turn * e).normalized()
+                if f.w < 0 { f = Quaternion(w: -f.w, x: -f.x, y: -f.y, z: -f.z) }
+                let angle = 2 * Double.acos(min(1, f.w)) * 180 / .pi
+                sum += angle * angle
+            }
+            return (sum / Double(errors.count)).squareRoot()
+        }
+        var sum = 0.0
+        for e in errors {
+            let wz = min(1, (e.w * e.w + e.z * e.z).squareRoot())
+            let angle = 2 * Double.acos(wz) * 180 / .pi
+            sum += angle * angle
+        }
+        return (sum / Double(errors.count)).squareRoot()
+    }
+}
+
+@Suite(
+    "Accuracy on the smartphone trials",
+    .enabled(if: TyrexData.required, "tyrex-dev data not found at ../shared/reference-data/tyrex-dev"))
+struct PhoneTrialTests {
+    /// The default filter against VQF 2.1.2's defaults on all 36 development trials: ahead in the
+    /// mean of both 9D total and 6D inclination, and no motion class (three phones, with and without
+    /// disturbance) worse than 1.1 times VQF.
+    @Test func inertialFrameFilterBeatsVQFOnThePhones() throws {
+        let references = try TyrexData.references()
+        #expect(references.count == 36)
+        let results = Mutex([(nine: Double, six: Double)?](repeating: nil, count: references.count))
+        let failure = Mutex<(any Error)?>(nil)
+        DispatchQueue.concurrentPerform(iterations: references.count) { i in
+            do {
+                let r = try TyrexData.recording(references[i].trial)
+                let nine = TyrexData.score(r.fuse(InertialFrameFilter<Double>()).map(\.quaternion), r, nineD: true)
+                let six = TyrexData.score(
+                    r.fuse(InertialFrameFilter<Double>(), useMagnetometer: false).map(\.quaternion), r, nineD: false)
+                results.withLock { $0[i] = (nine, six) }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        let scores = results.withLock { $0.map { $0! } }
+        let n = Double(scores.count)
+        let ours9 = scores.map(\.nine).reduce(0, +) / n
+        let ours6 = scores.map(\.six).reduce(0, +) / n
+        let vqf9 = references.map(\.total9D).reduce(0, +) / n
+        let vqf6 = references.map(\.inclination6D).reduce(0, +) / n
+        #expect(ours9 < vqf9, "9D total: ours \(ours9)°, VQF \(vqf9)°")
+        #expect(ours6 < vqf6, "6D inclination: ours \(ours6)°, VQF \(vqf6)°")
+        for motion in Set(references.map(\.motion)) {
+            let members = references.indices.filter { references[$0].motion == motion }
+            let ratio9 = members.map { scores[$0].nine }.reduce(0, +) / members.map { references[$0].total9D }.reduce(0, +)
+            let ratio6 = members.map { scores[$0].six }.reduce(0, +) / members.map { references[$0].inclination6D }.reduce(0, +)
+            #expect(ratio9 <= 1.1 && ratio6 <= 1.1, "\(motion): ours / VQF = \(ratio9) (9D), \(ratio6) (6D)")
+        }
+        // The trial on which the in-motion bias estimate used to run away (42° then; VQF 6.6°).
+        let worst = references.firstIndex { $0.trial == "Thibaud_Nexus5_NoDist_RunningPocket" }!
+        #expect(scores[worst].nine < references[worst].total9D, "\(references[worst].trial): \(scores[worst])")
+    }
+
+    /// On that trial the bias estimate stays near the bias the truth implies: the gyroscope minus the
+    /// truth's angular rate in the sensor frame, median over the scored samples of each 10 s window.
+    @Test func biasDoesNotRunAwayWhileRunning() throws {
+        let r = try TyrexData.recording("Thibaud_Nexus5_NoDist_RunningPocket")
+        let outputs = r.fuse(InertialFrameFilter<Double>())
+        let rate = 1 / (r.timestamps[1] - r.timestamps[0])
+        let window = Int(10 * rate)
+        var worst = 0.0
+        for start in stride(from: Int(20 * rate), to: r.count - window, by: window) {
+            var residuals: [SIMD3<Double>] = []
+            for i in start..<(start + window) where r.scored![i] && r.scored![i + 1] {
+                var d = r.truth![i].conjugate * r.truth![i + 1]
+                if d.w < 0 { d = Quaternion(w: -d.w, x: -d.x, y: -d.y, z: -d.z) }
+                let truthRate = SIMD3(d.x, d.y, d.z) * (2 * rate)
+                residuals.append((r.gyroscope[i] + r.gyroscope[i + 1]) / 2 - truthRate)
+            }
+            guard residuals.count > window / 2 else { continue }
+            func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+            let truthBias = SIMD3(
+                median(residuals.map(\.x)), median(residuals.map(\.y)), median(residuals.map(\.z)))
+            let estimate = outputs[start + window / 2].gyroscopeBias
+            let error = (estimate - truthBias) * (180 / .pi)
+            worst = max(worst, abs(error.x), abs(error.y), abs(error.z))
+        }
+        // Measured 1.04°/s (z, late in the trial). The earlier version was 4°/s off here (−5°/s on x
+        // against about −0.8°/s); VQF 2.1.2 ends about 2.5°/s off (z: +1.9 against −0.6).
+        #expect(worst < 1.2, "largest bias error \(worst)°/s")
+    }
+}

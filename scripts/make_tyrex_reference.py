@@ -1,0 +1,27 @@
+"""Write Reference/tyrex_vqf.csv: VQF 2.1.2 (defaults, VQF(Ts).updateBatch) on every trial of
+../shared/reference-data/tyrex-dev, scored by ../shared/tools/score_tyrex.py's functions (9D total
+RMSE with the constant heading offset removed, 6D inclination RMSE, degrees, over the scored samples).
+The Swift test PhoneTrialTests holds InertialFrameFilter to these numbers."""
+import json, sys
+from pathlib import Path
+
+repo = Path(__file__).resolve().parent.parent
+tools = repo.parent / "shared" / "tools"
+sys.path.insert(0, str(tools))
+import score_tyrex as S  # noqa: E402
+import vqf  # noqa: E402
+
+import importlib.metadata
+assert importlib.metadata.version("vqf") == "2.1.2"
+data = S.HOLD
+manifest = [json.loads(l) for l in open(data / "manifest.jsonl")]
+rows = ["trial,motion,disturbed,vqf_total_9d,vqf_inclination_6d"]
+for m in manifest:
+    d = S.load(data, m["trial"], m)
+    nine = S.errors(S.run_peer("vqf", d, False), d["quat"], d["score"], True)["total"]
+    six = S.errors(S.run_peer("vqf", d, True), d["quat"], d["score"], False)["inclination"]
+    rows.append(f"{m['trial']},{m['trial'].split('_')[-1]},{int(m['disturbed'])},{nine:.6f},{six:.6f}")
+    print(rows[-1], flush=True)
+out = repo / "Reference" / "tyrex_vqf.csv"
+out.write_text("\n".join(rows) + "\n")
+print(f"wrote {out} ({len(rows) - 1} trials)")
