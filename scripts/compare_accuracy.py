@@ -5,7 +5,7 @@ Run it through the wrapper ``scripts/compare_accuracy`` (it creates / reuses the
 ``<repo>/.venv-compare`` with pinned ``vqf`` and ``numpy``), or directly with a Python that has
 numpy (and vqf, unless ``--only`` leaves VQF out):
 
-    scripts/compare_accuracy [--motion PATH] [--data DIR] [--only madgwick,vqf,...] [--jobs N]
+    scripts/compare_accuracy [--motion PATH] [--data DIR] [--only madgwick,vqf,...] [--jobs N] [--rate HZ]
 
 Scoring follows BROAD (example_code/broad_utils.py in github.com/dlaidig/broad): with the estimate
 q_est and the optical truth q_ref, both sensor -> ENU (y = magnetic north), scalar first, the
@@ -19,6 +19,9 @@ each an RMSE in degrees over the samples with movement == 1 and finite truth. 9D
 three, 6D estimates (no magnetometer; heading unobservable) only the inclination. The inclination of e
 does not change when the estimate is rotated about the vertical, so a 6D estimate's arbitrary heading
 does not enter it.
+
+--rate HZ scores the trials decimated to about HZ (see `decimate`): every method gets the same
+decimated samples, written to a temporary CSV for the CLI and handed to VQF as arrays.
 
 Output: one fixed-width table per metric (rows: trials and their mean; columns: methods), then a
 Markdown table of the means that can be pasted into a README.
@@ -105,6 +108,7 @@ class Trial:
     mag: np.ndarray
     q_ref: np.ndarray
     scored: np.ndarray  # bool: movement == 1 and finite truth
+    movement: np.ndarray  # the movement column (1 = movement phase)
 
 
 def read_csv_columns(path: Path, wanted) -> dict:
@@ -127,7 +131,60 @@ def load_trial(path: Path) -> Trial:
     q_ref = stack("qw", "qx", "qy", "qz")
     scored = (cols["movement"] == 1) & np.all(np.isfinite(q_ref), axis=1)
     return Trial(path.stem, path, cols["t"], stack("gx", "gy", "gz"), stack("ax", "ay", "az"),
-                 stack("mx", "my", "mz"), q_ref, scored)
+                 stack("mx", "my", "mz"), q_ref, scored, cols["movement"])
+
+
+def decimation_factor(rate_hz: float) -> int:
+    """The integer k of --rate: BROAD's 285.714 Hz is not a multiple of 100 or 50 Hz, so the trials
+    are decimated by the nearest whole factor (100 Hz -> 3, 95.24 Hz; 50 Hz -> 6, 47.62 Hz)."""
+    return max(1, round(NOMINAL_RATE / rate_hz))
+
+
+def slerp_half(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The rotation halfway between a and b (rows, scalar first): slerp at 1/2, which is the
+    normalised sum once b is put in a's hemisphere. NaN where either is NaN."""
+    b = np.where(np.sum(a * b, axis=1, keepdims=True) < 0, -b, b)
+    s = a + b
+    return s / np.linalg.norm(s, axis=1, keepdims=True)
+
+
+def decimate(trial: Trial, k: int, folder: Path) -> Trial:
+    """The trial at 1/k of its rate, as a new Trial whose CSV (t, gyroscope, accelerometer,
+    magnetometer: no truth) is written to `folder`.
+
+    The samples are cut into consecutive windows of k (a last, incomplete window is dropped). Each
+    output sample is the mean of its window for the gyroscope (the mean rate times k*Ts is the
+    window's rotation to first order, so the integrated attitude is kept), the accelerometer and the
+    magnetometer; its time is the mean of the window's times, the window's centre. The truth is taken
+    at that centre too: for odd k the middle sample itself; for even k the centre falls halfway
+    between the two middle samples and the truth is their slerp at 1/2 (NaN if either is NaN). A
+    sample is scored when the movement flag at the centre is 1 (odd k: the middle sample's; even k:
+    both middle samples') and its truth is finite, so the scored phase keeps its times.
+    """
+    n = (len(trial.t) // k) * k
+    if n == 0:
+        raise ValueError(f"{trial.path}: fewer than {k} samples, nothing to decimate")
+
+    def mean(a):
+        return a[:n].reshape(n // k, k, *a.shape[1:]).mean(axis=1)
+
+    t = mean(trial.t)
+    gyr, acc, mag = mean(trial.gyr), mean(trial.acc), mean(trial.mag)
+    middle = np.arange(n // k) * k + (k - 1) // 2  # the middle sample, or the first of the two
+    if k % 2:
+        q_ref = trial.q_ref[middle]
+        moving = trial.movement[middle] == 1
+    else:
+        q_ref = slerp_half(trial.q_ref[middle], trial.q_ref[middle + 1])
+        moving = (trial.movement[middle] == 1) & (trial.movement[middle + 1] == 1)
+    scored = moving & np.all(np.isfinite(q_ref), axis=1)
+    path = folder / f"{trial.name}.csv"
+    # %.17g reads back as the same doubles, so the CLI sees exactly the arrays VQF gets.
+    np.savetxt(path, np.column_stack([t, gyr, acc, mag]), fmt="%.17g", delimiter=",",
+               header="t,gx,gy,gz,ax,ay,az,mx,my,mz", comments="")
+    return Trial(trial.name, path, t, np.ascontiguousarray(gyr), np.ascontiguousarray(acc),
+                 np.ascontiguousarray(mag), np.ascontiguousarray(q_ref), scored,
+                 moving.astype(np.float64))
 
 
 def sample_period(t: np.ndarray) -> float:
@@ -258,9 +315,9 @@ def mean_over_trials(results, method, mode, metric, trials) -> float:
     return float(np.mean([results[(method.key, mode, t.name)].rmse[metric] for t in trials]))
 
 
-def print_markdown_summary(trials, methods, results):
+def print_markdown_summary(trials, methods, results, rate_note=""):
     print(f"Mean of per-trial RMSE (degrees) over the {len(trials)} BROAD trials "
-          f"({', '.join(t.name[:2] for t in trials)}):")
+          f"({', '.join(t.name[:2] for t in trials)}){rate_note}:")
     print()
     print("| method | 9D total | 9D heading | 9D inclination | 6D inclination |")
     print("|---|---|---|---|---|")
@@ -321,7 +378,13 @@ def main() -> int:
     parser.add_argument("--extra", metavar="ARGS", default="",
                         help="extra arguments appended to every `motion fuse` command, e.g. "
                              "\"--set biasRestSigma=0.001\" (for parameter studies)")
+    parser.add_argument("--rate", type=float, metavar="HZ",
+                        help="score the trials decimated to about HZ: by the whole factor "
+                             "k = round(285.714 / HZ), each sample the mean of k (100 -> k = 3, "
+                             "95.24 Hz; 50 -> k = 6, 47.62 Hz); the same samples go to every method")
     args = parser.parse_args()
+    if args.rate is not None and not (math.isfinite(args.rate) and args.rate > 0):
+        fail(f"--rate {args.rate:g}: give a rate in Hz above 0")
     EXTRA_ARGS.extend(shlex.split(args.extra))
 
     started = time.monotonic()
@@ -356,13 +419,28 @@ def main() -> int:
     except (OSError, ValueError) as error:
         fail(str(error))
 
+    decimation = None
+    if args.rate is not None:
+        k = decimation_factor(args.rate)
+        decimation = tempfile.TemporaryDirectory(prefix="compare_accuracy.decimated.")
+        try:
+            trials = [decimate(t, k, Path(decimation.name)) for t in trials]
+        except ValueError as error:
+            fail(str(error))
+        rate = 1.0 / float(np.mean([sample_period(t.t) for t in trials]))
+        rate_note = f", decimated by {k} to {rate:.2f} Hz"
+
     print(f"BROAD trials: {data} ({len(trials)} trials)")
+    if decimation is not None:
+        print(f"BROAD decimated by {k}: {rate:.2f} Hz (asked {args.rate:g} Hz; each sample the mean of "
+              f"{k}, truth at the window's centre{', slerped' if k % 2 == 0 else ''})")
     for t in trials:
         print(f"  {t.name}: {len(t.t)} samples, {t.scored.sum()} scored, "
               f"Ts = {sample_period(t.t) * 1e3:.7f} ms")
     print()
     if cli_methods:
-        print("Commands (INPUT = trial CSV, OUT = temporary file):")
+        print("Commands (INPUT = " + ("decimated trial CSV" if decimation is not None else "trial CSV")
+              + ", OUT = temporary file):")
         for m in cli_methods:
             for mode in MODES:
                 print(f"  {m.label:<10} {mode}: "
@@ -431,7 +509,9 @@ def main() -> int:
             print(f"  - {n}")
         print()
 
-    print_markdown_summary(trials, methods, results)
+    print_markdown_summary(trials, methods, results, rate_note if decimation is not None else "")
+    if decimation is not None:
+        decimation.cleanup()
     print()
     spent = ", ".join(f"{k} {v:.1f} s" for k, v in timings.items())
     print(f"Finished in {time.monotonic() - started:.1f} s ({spent}).")

@@ -7,6 +7,9 @@ matplotlib and numpy):
     scripts/plot attitude ESTIMATE.csv TRUTH.csv -o attitude.png   # roll, pitch, yaw vs truth
     scripts/plot errors ESTIMATE.csv TRUTH.csv -o errors.png       # total, heading, inclination
     scripts/plot bias FUSED.csv -o bias.png                        # gyro bias estimate, rest flags
+    scripts/plot bias OLD.csv NEW.csv --label old --label new \
+        --imu RAW.csv --truth TRUTH.csv -o bias.png                # several estimates, the truth's bias
+                                                                   # and the heading error over time
     scripts/plot magnetometer RAW.csv CALIBRATION.json -o mag.png  # before / after calibration
     scripts/plot events RECORDING.csv EVENTS.csv -o events.png     # events over the accelerometer
     scripts/plot fuse RECORDING.csv -o out.png [-- FUSE OPTIONS]   # one step: motion fuse, then the
@@ -17,12 +20,23 @@ ESTIMATE / FUSED: `motion fuse` output (t,qw,qx,qy,qz,bias_x..,flags). TRUTH: an
 t,qw,qx,qy,qz (scalar first, sensor -> the same earth frame) and optionally `movement` (1 = scored,
 shaded in the plots; BROAD trials and `motion simulate` output work as they are). RAW / RECORDING:
 the `motion fuse` input format. CALIBRATION: `motion calibrate magnetometer` JSON. EVENTS:
-`motion events` output. Errors are BROAD's (see scripts/compare_accuracy.py).
+`motion events` output. Errors are BROAD's (see scripts/compare_accuracy.py). Any input file may be
+gzipped (NAME.csv.gz), as the tyrex-dev trials are.
+
+bias --imu RAW --truth TRUTH adds the bias the truth implies: gyroscope minus the truth's angular rate
+in the sensor frame (from consecutive truth quaternions: ω = 2·vec(q_k* ⊗ q_k+1)/Δt to first order; the
+rotation vector of q_k* ⊗ q_k+1 over Δt is used), the gyroscope taken at the middle of each truth
+step, only where both truth samples are finite; its median over a sliding 10 s window (every 0.5 s),
+dashed in the axis's colour. --truth alone adds the heading error panel: the angle about the vertical
+of q_est ⊗ q_truth⁻¹, less its constant offset (the circular mean over the scored samples: the truth's
+`score` column, else `movement`, else all, as ../shared/tools/score_tyrex.py removes it).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import itertools
 import json
 import math
 import sys
@@ -39,7 +53,7 @@ REST_FLAG = 1 << 5  # FusionFlags.restDetected
 
 def read_csv(path: str) -> dict:
     """Columns by (lower-case) header name; non-numeric fields become NaN, text columns are kept."""
-    with open(path) as f:
+    with (gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)) as f:
         header = [h.strip().lower() for h in f.readline().strip().split(",")]
         rows = [line.rstrip("\n").split(",") for line in f if line.strip()]
     columns = {}
@@ -154,22 +168,165 @@ def plot_errors(args) -> None:
     save(fig, args.output)
 
 
+AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")
+FILE_STYLES = ("-", ":", "-.", (0, (5, 1, 1, 1, 1, 1)))  # one per FUSED file; dashed is the truth's
+BIAS_WINDOW = 10.0  # s, the sliding median of the truth-derived bias
+BIAS_STEP = 0.5  # s, where that median is evaluated
+
+
+def gyroscope(c: dict, path: str) -> np.ndarray:
+    """gx, gy, gz in rad/s; a header unit (deg/s, °/s, dps) after the name is honoured."""
+    columns = []
+    for axis in ("gx", "gy", "gz"):
+        names = [n for n in c if n == axis or n.startswith(axis + " (") or n.startswith(axis + "[")
+                 or n.startswith(axis + " [")]
+        if not names:
+            sys.exit(f"plot: {path} has no {axis} column")
+        unit = names[0][len(axis):].strip(" ()[]")
+        scale = math.pi / 180 if unit in ("deg/s", "°/s", "dps") else 1.0
+        if unit not in ("", "rad/s", "deg/s", "°/s", "dps"):
+            sys.exit(f"plot: {path}: unknown gyroscope unit {unit!r}")
+        columns.append(c[names[0]] * scale)
+    return np.column_stack(columns)
+
+
+def truth_rate(t: np.ndarray, q: np.ndarray):
+    """The truth's angular rate in the sensor frame over each step k -> k+1 (q sensor -> earth):
+    the rotation vector of q_k* ⊗ q_k+1 divided by the step. Returns the steps' middle times and the
+    rates (rad/s); steps with a non-finite quaternion or a non-positive Δt are left out."""
+    conj = q[:-1] * np.array([1, -1, -1, -1])
+    d = multiply(conj, q[1:])
+    d *= np.where(d[:, :1] < 0, -1.0, 1.0)  # the shorter way round
+    dt = np.diff(t)
+    ok = np.all(np.isfinite(d), axis=1) & (dt > 0)
+    d, dt, mid = d[ok], dt[ok], (t[:-1][ok] + t[1:][ok]) / 2
+    norm = np.linalg.norm(d[:, 1:], axis=1)
+    angle = 2 * np.arctan2(norm, d[:, 0])
+    scale = np.where(norm > 1e-15, angle / np.maximum(norm, 1e-300), 2.0)  # -> 2·vec for tiny angles
+    return mid, d[:, 1:] * (scale / dt)[:, None]
+
+
+def sliding_median(t: np.ndarray, values: np.ndarray, window: float, step: float):
+    """Median of the values within ±window/2 of centres every `step` s; NaN where the window holds
+    less than a tenth of its span's samples (gaps in the truth)."""
+    if len(t) < 2:
+        return np.array([]), np.empty((0, values.shape[1]))
+    centres = np.arange(t[0], t[-1] + step / 2, step)
+    lo = np.searchsorted(t, centres - window / 2)
+    hi = np.searchsorted(t, centres + window / 2)
+    typical = window / np.median(np.diff(t))
+    out = np.full((len(centres), values.shape[1]), math.nan)
+    for i, (a, b) in enumerate(zip(lo, hi)):
+        if b - a >= 0.1 * typical:
+            out[i] = np.median(values[a:b], axis=0)
+    return centres, out
+
+
+def truth_bias(imu_path: str, truth: dict, truth_path: str):
+    """The truth-derived gyroscope bias (rad/s), median over a sliding 10 s window."""
+    imu = read_csv(imu_path)
+    if "t" not in imu:
+        sys.exit(f"plot: {imu_path} has no t column")
+    gyro = gyroscope(imu, imu_path)
+    mid, rate = truth_rate(truth["t"], quaternions(truth, truth_path))
+    inside = (mid >= imu["t"][0]) & (mid <= imu["t"][-1])
+    mid, rate = mid[inside], rate[inside]
+    g = np.column_stack([np.interp(mid, imu["t"], gyro[:, i]) for i in range(3)])
+    ok = np.all(np.isfinite(g), axis=1)
+    return sliding_median(mid[ok], (g - rate)[ok], BIAS_WINDOW, BIAS_STEP)
+
+
+def heading_error(est: dict, est_path: str, ref: dict, ref_path: str):
+    """Signed heading error (degrees) of the estimate against the truth at the estimate's rows, less
+    its constant offset (circular mean over the scored samples), and that offset."""
+    index = aligned(est, ref)
+    q_ref = quaternions(ref, ref_path)[index]
+    e = multiply(quaternions(est, est_path), q_ref * np.array([1, -1, -1, -1]))
+    e *= np.where(e[:, :1] < 0, -1.0, 1.0)
+    h = 2 * np.arctan2(e[:, 3], e[:, 0])  # angle about the vertical of e = e_heading(z) ⊗ e_incl
+    scored = np.isfinite(h)
+    for column in ("score", "movement"):
+        if column in ref:
+            scored &= ref[column][index] > 0.5
+            break
+    offset = math.atan2(np.mean(np.sin(h[scored])), np.mean(np.cos(h[scored]))) if scored.any() else 0.0
+    error = np.degrees(np.angle(np.exp(1j * (h - offset))))
+    rmse = math.sqrt(np.mean(error[scored] ** 2)) if scored.any() else math.nan
+    return error, math.degrees(offset), rmse
+
+
 def plot_bias(args) -> None:
-    c = read_csv(args.fused)
-    if "bias_x" not in c:
-        sys.exit(f"plot: {args.fused} is not `motion fuse` output (no bias_x column)")
-    fig, (ax, ax2) = plt.subplots(2, 1, figsize=(10, 6), sharex=True, gridspec_kw={"height_ratios": [3, 1]})
-    for axis, color in zip("xyz", ("tab:red", "tab:green", "tab:blue")):
-        ax.plot(c["t"], np.degrees(c[f"bias_{axis}"]), color=color, lw=1, label=f"bias {axis}")
+    fused = args.fused
+    labels = args.label or []
+    if len(labels) > len(fused):
+        sys.exit(f"plot: {len(labels)} --label for {len(fused)} FUSED file(s)")
+    labels = labels + [Path(f).name for f in fused[len(labels):]]
+    if args.imu and not args.truth:
+        sys.exit("plot: --imu needs --truth (the truth-derived bias is gyro minus the truth's rate)")
+    runs = []
+    for path in fused:
+        c = read_csv(path)
+        if "bias_x" not in c:
+            sys.exit(f"plot: {path} is not `motion fuse` output (no bias_x column)")
+        runs.append(c)
+    truth = read_csv(args.truth) if args.truth else None
+    if truth is not None:
+        quaternions(truth, args.truth)  # the columns are there
+
+    panels = ["bias"] + (["heading"] if truth is not None else []) + ["rest"]
+    ratios = {"bias": 3, "heading": 2, "rest": 1 if len(runs) == 1 else 0.6 + 0.4 * len(runs)}
+    fig, axes = plt.subplots(len(panels), 1, figsize=(10, 6 + 2.5 * (truth is not None)), sharex=True,
+                             gridspec_kw={"height_ratios": [ratios[p] for p in panels]})
+    panel = dict(zip(panels, axes))
+
+    ax = panel["bias"]
+    several = len(runs) > 1
+    for c, label, style in zip(runs, labels, itertools.cycle(FILE_STYLES)):
+        for axis, color in zip("xyz", AXIS_COLORS):
+            name = f"bias {axis}: {label}" if several else f"bias {axis}"
+            ax.plot(c["t"], np.degrees(c[f"bias_{axis}"]), color=color, lw=1.3 if style == ":" else 1,
+                    ls=style, label=name)
+    if args.imu:
+        centres, bias = truth_bias(args.imu, truth, args.truth)
+        for i, (axis, color) in enumerate(zip("xyz", AXIS_COLORS)):
+            ax.plot(centres, np.degrees(bias[:, i]), color=color, lw=1.2, ls="--", alpha=0.8,
+                    label=f"truth {axis} ({BIAS_WINDOW:g} s median)")
     ax.set_ylabel("gyroscope bias estimate, °/s")
-    ax.legend(loc="upper right")
+    ax.legend(loc="upper right", fontsize=8 if several or args.imu else None, ncol=2 if several or args.imu else 1)
     ax.grid(alpha=0.3)
-    rest = (c["flags"].astype(int) & REST_FLAG) > 0 if "flags" in c else np.zeros(len(c["t"]), bool)
-    ax2.fill_between(c["t"], 0, rest.astype(float), step="post", color="tab:gray")
-    ax2.set_ylabel("rest")
-    ax2.set_yticks([0, 1])
-    ax2.set_xlabel("time, s")
-    fig.suptitle(args.title or f"Gyroscope bias estimate and rest detection: {Path(args.fused).name}")
+
+    if truth is not None:
+        ax = panel["heading"]
+        for k, (c, label, style) in enumerate(zip(runs, labels, itertools.cycle(FILE_STYLES))):
+            error, offset, rmse = heading_error(c, fused[k], truth, args.truth)
+            ax.plot(c["t"], error, color=f"C{k}", lw=1.2 if style == ":" else 0.8, ls=style,
+                    label=f"{label}: RMSE {rmse:.2f}° (offset {offset:+.1f}° removed)")
+        ax.axhline(0, color="black", lw=0.6)
+        ax.set_ylabel("heading error, °")
+        ax.legend(loc="upper right", fontsize=8)
+        ax.grid(alpha=0.3)
+
+    ax = panel["rest"]
+    for k, (c, label) in enumerate(zip(runs, labels)):
+        rest = (c["flags"].astype(int) & REST_FLAG) > 0 if "flags" in c else np.zeros(len(c["t"]), bool)
+        base = len(runs) - 1 - k
+        ax.fill_between(c["t"], base, base + (0.8 if several else 1.0) * rest.astype(float), step="post",
+                        color="tab:gray")
+    ax.set_ylabel("rest")
+    if several:
+        ax.set_yticks([len(runs) - 1 - k + 0.4 for k in range(len(runs))], labels, fontsize=8)
+    else:
+        ax.set_yticks([0, 1])
+    ax.set_xlabel("time, s")
+
+    if args.title:
+        title = args.title
+    elif truth is not None:
+        title = (f"Gyroscope bias estimate{' (truth dashed)' if args.imu else ''}, heading error and rest: "
+                 + " vs ".join(labels))
+    else:
+        title = "Gyroscope bias estimate and rest detection: " + " vs ".join(labels)
+    fig.suptitle(title)
     save(fig, args.output)
 
 
@@ -253,9 +410,21 @@ def main() -> int:
                          ("events", ("recording", "events"))):
         p = sub.add_parser(name)
         for i in inputs:
-            p.add_argument(i)
+            if name == "bias":
+                p.add_argument(i, nargs="+", help="`motion fuse` output; several draw over each other "
+                                                  "(e.g. before and after a change)")
+            else:
+                p.add_argument(i)
         p.add_argument("-o", "--output", required=True, help="the PNG to write")
         p.add_argument("--title", help="replace the default title")
+        if name == "bias":
+            p.add_argument("--label", action="append",
+                           help="name of a FUSED file in the legends, in their order (repeat; default: "
+                                "the file name)")
+            p.add_argument("--truth", help="CSV (or .csv.gz) with t,qw,qx,qy,qz sensor -> earth: adds the "
+                                           "heading error panel")
+            p.add_argument("--imu", help="the fused input (CSV or .csv.gz with t,gx,gy,gz): with --truth, "
+                                         "draws the truth-derived bias (gyro - truth rate, 10 s median)")
     p = sub.add_parser("fuse")
     p.add_argument("recording")
     p.add_argument("-o", "--output", required=True, help="OUT.png: writes OUT-attitude.png and OUT-errors.png")
