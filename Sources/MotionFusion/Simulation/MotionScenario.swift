@@ -398,13 +398,22 @@ public struct MotionScenario: Sendable {
 
 extension MotionScenario {
     /// The named scenarios of `motion simulate`.
-    public static let names = ["gestures", "walking", "orientations", "disturbance"]
+    public static let names = ["gestures", "walking", "orientations", "disturbance", "running"]
 
     /// A named scenario: `gestures` (rotations between orientations, a shake, pushes, a tap),
     /// `walking` (ten minutes of walking with the device in the hand), `orientations` (every
     /// device orientation in turn), `disturbance` (turns back and forth, with a magnet near the device
-    /// from 20 s to 40 s).
+    /// from 20 s to 40 s), `running` (two minutes of running in loops with a phone in the hand, then
+    /// 5 s of rest; see below).
     /// Nil for an unknown name.
+    ///
+    /// `running` is the hard case for in-motion gyroscope bias estimation: accelerometer errors
+    /// seen while the device turns about the vertical look like gyroscope drift. It starts already
+    /// running (``Running``'s defaults: 2.7 steps/s, 2.8 g at each foot strike, the arm swinging
+    /// ±25°, three 10-s loops to the left then 5 s straight, over and over) with the phone upright
+    /// in the right hand, its screen facing the body and its top tilted 30° forward; the gyroscope
+    /// bias is (0.5, −0.3, −0.5)°/s and the accelerometer saturates at ±2 g per axis
+    /// (``Settings-swift.struct/accelerometerFullScale``), as phones' do.
     public static func named(_ name: String, seed: UInt64 = 1) -> MotionScenario? {
         let x = SIMD3<Double>(1, 0, 0)
         let y = SIMD3<Double>(0, 1, 0)
@@ -453,6 +462,14 @@ extension MotionScenario {
             for k in 0..<10 { turns.append(.rotate(axis: z, degrees: k % 2 == 0 ? 90 : -90, seconds: 3)); turns.append(.rest(seconds: 1)) }
             turns.append(.rest(seconds: 20))
             return MotionScenario(turns, settings: settings)
+        case "running":
+            // Upright (top edge up), screen facing left (the body, for the right hand), top tilted
+            // forward by 30°, for a runner facing north.
+            settings.initialAttitude =
+                Quaternion(angle: -30 * .pi / 180, axis: x) * Quaternion(angle: -.pi / 2, axis: z) * Quaternion(angle: .pi / 2, axis: x)
+            settings.gyroscopeBias = SIMD3(0.5, -0.3, -0.5) * (.pi / 180)
+            settings.accelerometerFullScale = 2 * settings.gravity
+            return MotionScenario([.run(seconds: 120), .rest(seconds: 5)], settings: settings)
         default:
             return nil
         }
