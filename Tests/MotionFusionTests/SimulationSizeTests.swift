@@ -178,6 +178,43 @@ struct SimulationSizeTests {
         check(.tap(axis: x, peak: .infinity), "segments[1].peak")
         check(.push(axis: x, seconds: .nan), "segments[1].seconds")
         check(.walk(seconds: 1, stepFrequency: .nan), "segments[1].stepFrequency")
+        check(.run(seconds: -1), "segments[1].seconds")
+        func running(_ change: (inout MotionScenario.Running) -> Void) -> MotionScenario.Segment {
+            var running = MotionScenario.Running()
+            change(&running)
+            return .run(seconds: 1, running: running)
+        }
+        check(running { $0.stepFrequency = -2.7 }, "segments[1].running.stepFrequency")
+        check(running { $0.peakForce = 1.5 }, "segments[1].running.peakForce")  // a stance longer than the step
+        check(running { $0.peakForce = .infinity }, "segments[1].running.peakForce")
+        check(running { $0.forwardSway = .nan }, "segments[1].running.forwardSway")
+        check(running { $0.lateralSway = -.infinity }, "segments[1].running.lateralSway")
+        check(running { $0.swingAmplitude = .nan }, "segments[1].running.swingAmplitude")
+        check(running { $0.hand.z = .infinity }, "segments[1].running.hand.z")
+        check(running { $0.speed = .nan }, "segments[1].running.speed")
+        check(running { $0.turnRate = .infinity }, "segments[1].running.turnRate")
+        check(running { $0.turnSeconds = -1 }, "segments[1].running.turnSeconds")
+        check(running { $0.straightSeconds = .nan }, "segments[1].running.straightSeconds")
+        check(running { $0.turnSeconds = 1e308; $0.straightSeconds = 1e308 }, "segments[1].running.turnSeconds + straightSeconds")
+        Self.expectOutOfRange(
+            Self.error { _ = try Self.scenario([running { $0.peakForce = 1.5 }]).generate() }, setting: "segments[0].running.peakForce",
+            rangeMentions: ["π/2 g"])
+    }
+
+    /// The edges of the running ranges are valid and give finite samples: no steps, the shortest
+    /// stance (peakForce π/2: no flight), always turning, never turning.
+    @Test func runningAtTheEdgesOfItsRanges() throws {
+        func finite(_ v: SIMD3<Double>) -> Bool { (v * v).sum().isFinite }
+        for change in [
+            { (r: inout MotionScenario.Running) in r.stepFrequency = 0 }, { $0.peakForce = .pi / 2 }, { $0.straightSeconds = 0 },
+            { $0.turnSeconds = 0 }, { $0.turnSeconds = 0; $0.straightSeconds = 0 }, { $0.hand = .zero; $0.speed = 0 },
+        ] {
+            var running = MotionScenario.Running()
+            change(&running)
+            for s in try Self.scenario([.run(seconds: 3, running: running)], rate: 50).samples() {
+                #expect(finite(s.gyroscope) && finite(s.accelerometer) && finite(s.magnetometer) && s.truth.isFinite, "\(running)")
+            }
+        }
     }
 
     @Test func scenarioSettingsOutOfRangeNameTheSetting() {
@@ -193,6 +230,9 @@ struct SimulationSizeTests {
         check("earthField.x") { $0.earthField.x = .nan }
         check("disturbances[0].seconds") { $0.disturbances = [.init(start: 0, seconds: .nan, field: .zero)] }
         check("disturbances[0].start") { $0.disturbances = [.init(start: .infinity, seconds: 1, field: .zero)] }
+        for fullScale in [0, -19.6, .nan, .infinity] {
+            check("accelerometerFullScale") { $0.accelerometerFullScale = fullScale }
+        }
     }
 
     /// Finite segments whose total is not: the sum overflows to infinity.

@@ -2,15 +2,18 @@ import Foundation
 import RealModule
 
 /// A scripted, seeded IMU recording: a sequence of gestures (rests, rotations, shakes, taps, pushes,
-/// walking) with gyroscope bias and noise and optional magnetic disturbances, simulated with exact
-/// truth and the exact time of every gesture, for testing event detection and device motion.
+/// walking, running) with gyroscope bias and noise, optional accelerometer saturation and magnetic
+/// disturbances, simulated with exact truth and the exact time of every gesture, for testing event
+/// detection, device motion and the filters.
 ///
 /// Kinematics: the attitude (device → ENU) starts at ``Settings-swift.struct/initialAttitude`` and
 /// turns only in ``Segment/rotate(axis:degrees:seconds:)`` segments, with a smooth (half-sine) rate
-/// profile, integrated with 16 sub-steps per sample. Linear accelerations are exact functions of
-/// time; the accelerometer reads specific force (`a + gravity up`, m/s²), the gyroscope the mean
-/// rate over the sample interval plus bias and noise (rad/s), the magnetometer the earth's field
-/// (plus any disturbance, µT) in the device frame.
+/// profile, and in ``Segment/run(seconds:running:)`` segments (the arm's swing and the loops, see
+/// ``Running``), integrated with 16 sub-steps per sample. Linear accelerations are exact functions of
+/// time; the accelerometer reads specific force (`a + gravity up`, m/s², clipped to
+/// ``Settings-swift.struct/accelerometerFullScale`` when set), the gyroscope the mean rate over the
+/// sample interval plus bias and noise (rad/s), the magnetometer the earth's field (plus any
+/// disturbance, µT) in the device frame.
 public struct MotionScenario: Sendable {
     /// One scripted gesture. Axes are in the device frame (x right edge, y top edge, z out of the
     /// screen); accelerations in g.
@@ -29,18 +32,21 @@ public struct MotionScenario: Sendable {
         /// Walking with the device held still in the hand: a vertical bounce of `amplitude` g at the
         /// step frequency and a forward sway of a third of it.
         case walk(seconds: Double, stepFrequency: Double = 1.8, amplitude: Double = 0.3)
+        /// Running in loops with the device in the hand: foot strikes, sway, the arm's swing and
+        /// turns about the vertical (see ``Running``).
+        case run(seconds: Double, running: Running = Running())
 
         /// The segment's length, seconds (a negative length counts as 0 here;
         /// ``MotionScenario/validate(memoryLimit:)`` rejects it).
         public var duration: Double {
             switch self {
             case .rest(let s), .rotate(_, _, let s), .shake(_, let s, _, _), .tap(_, _, let s), .push(_, _, let s),
-                .walk(let s, _, _):
+                .walk(let s, _, _), .run(let s, _):
                 max(s, 0)
             }
         }
 
-        /// A short name: rest, rotate, shake, tap, push, walk.
+        /// A short name: rest, rotate, shake, tap, push, walk, run.
         public var name: String {
             switch self {
             case .rest: "rest"
@@ -49,6 +55,7 @@ public struct MotionScenario: Sendable {
             case .tap: "tap"
             case .push: "push"
             case .walk: "walk"
+            case .run: "run"
             }
         }
     }
@@ -79,6 +86,10 @@ public struct MotionScenario: Sendable {
         public var gyroscopeNoise = 0.003
         public var accelerometerNoise = 0.03
         public var magnetometerNoise = 0.2
+        /// The accelerometer's full scale per axis, m/s²: a reading (noise included) beyond ±this
+        /// reads ±this, as a phone's ±2 g accelerometer (19.6 m/s²) saturates while its owner runs.
+        /// Nil (the default): no clipping.
+        public var accelerometerFullScale: Double? = nil
         /// The earth's field in ENU, µT.
         public var earthField = SIMD3<Double>(0, 20, -45)
         /// Gravity, m/s².
@@ -140,13 +151,17 @@ public struct MotionScenario: Sendable {
     /// | ``duration`` (the segments' total) | finite, at most 2⁵³ samples |
     /// | a segment's `axis`, `degrees`, `peak`, `amplitude` | finite |
     /// | a segment's `frequency`, `stepFrequency` | finite, ≥ 0 Hz |
+    /// | ``Running``'s `stepFrequency`, `turnSeconds`, `straightSeconds` | finite, ≥ 0 (their sum finite) |
+    /// | ``Running``'s `peakForce` | finite, ≥ π/2 g |
+    /// | ``Running``'s other settings | finite |
     /// | the three noises, `gravity` | finite, ≥ 0 |
+    /// | `accelerometerFullScale` | nil, or finite and > 0 |
     /// | `gyroscopeBias`, `earthField`, `initialAttitude` | finite components; the attitude not zero |
     /// | a disturbance's `start` and `field` | finite; its `seconds` finite, ≥ 0 |
     ///
     /// - Parameter memoryLimit: bytes; by default the machine's physical memory.
     /// - Throws: ``SimulationError/outOfRange(setting:value:range:)`` naming the first setting out
-    ///   of range (segments as `segments[i].seconds` and so on), or
+    ///   of range (segments as `segments[i].seconds`, `segments[i].running.peakForce` and so on), or
     ///   ``SimulationError/tooManySamples(count:bytesPerSample:bytes:limit:)``.
     public func validate(
         memoryLimit: Int = Int(clamping: ProcessInfo.processInfo.physicalMemory)
@@ -180,6 +195,9 @@ public struct MotionScenario: Sendable {
                 try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
                 try SimulationLimits.nonNegative(stepFrequency, "\(name).stepFrequency", unit: "Hz")
                 try SimulationLimits.finite(amplitude, "\(name).amplitude")
+            case .run(let seconds, let running):
+                try SimulationLimits.nonNegative(seconds, "\(name).seconds", unit: "s")
+                try running.validate(name)
             }
         }
         let total = duration
@@ -193,6 +211,9 @@ public struct MotionScenario: Sendable {
         try SimulationLimits.nonNegative(settings.gyroscopeNoise, "gyroscopeNoise", unit: "rad/s")
         try SimulationLimits.nonNegative(settings.accelerometerNoise, "accelerometerNoise", unit: "m/s²")
         try SimulationLimits.nonNegative(settings.magnetometerNoise, "magnetometerNoise", unit: "µT")
+        if let fullScale = settings.accelerometerFullScale {
+            try SimulationLimits.positive(fullScale, "accelerometerFullScale", unit: "m/s²")
+        }
         try SimulationLimits.finite(settings.earthField, "earthField")
         try SimulationLimits.nonNegative(settings.gravity, "gravity", unit: "m/s²")
         for (i, d) in settings.disturbances.enumerated() {
@@ -261,11 +282,14 @@ public struct MotionScenario: Sendable {
         /// The number of samples in all.
         public let count: Int
         let plan: [ScheduledSegment]
+        /// The attitude at each segment's start, as scripted (the truth is their integration).
+        let starts: [Quaternion<Double>]
         let dt: Double
         let gravity: Double
         let earthField: SIMD3<Double>
         let gyroscopeBias: SIMD3<Double>
         let noise: (gyroscope: Double, accelerometer: Double, magnetometer: Double)
+        let fullScale: Double?
         let disturbances: [Disturbance]
         var random: SplitMix64
         var q: Quaternion<Double>
@@ -280,11 +304,26 @@ public struct MotionScenario: Sendable {
             earthField = settings.earthField
             gyroscopeBias = settings.gyroscopeBias
             noise = (settings.gyroscopeNoise, settings.accelerometerNoise, settings.magnetometerNoise)
+            fullScale = settings.accelerometerFullScale
             disturbances = settings.disturbances
             plan = scenario.schedule
             dt = 1 / scenario.settings.sampleRate
             random = SplitMix64(seed: scenario.settings.seed)
             q = scenario.settings.initialAttitude.normalized()
+            var attitude = q
+            starts = plan.map { s in
+                defer {
+                    switch s.segment {
+                    case .rotate(let axis, let degrees, _):
+                        attitude = (attitude * Quaternion(angle: degrees * .pi / 180, axis: axis)).normalized()
+                    case .run(let seconds, let running):
+                        attitude = running.attitude(seconds, start: attitude).normalized()
+                    case .rest, .shake, .tap, .push, .walk:
+                        break
+                    }
+                }
+                return attitude
+            }
         }
 
         public var underestimatedCount: Int { count - k }
@@ -292,17 +331,18 @@ public struct MotionScenario: Sendable {
         public mutating func next() -> Sample? {
             guard k < count else { return nil }
             let t = Double(k) * dt
-            let plan = self.plan
+            let (plan, starts) = (self.plan, self.starts)
             let mean =
                 k > 0
-                ? SyntheticMotion.integrate(&q, rate: { Self.rate(plan, $0) }, from: t - dt, duration: dt, substeps: 16)
+                ? SyntheticMotion.integrate(&q, rate: { Self.rate(plan, starts, $0) }, from: t - dt, duration: dt, substeps: 16)
                 : .zero
             let (device, earth) = linear(t)
             let specificForce = device + q.inverseAct(on: earth + SIMD3(0, 0, gravity))
             var field = q.inverseAct(on: earthField)
             for d in disturbances where t >= d.start && t < d.start + d.seconds { field += d.field }
             let gyroscope = mean + gyroscopeBias + noise.gyroscope * random.gaussianVector()
-            let accelerometer = specificForce + noise.accelerometer * random.gaussianVector()
+            var accelerometer = specificForce + noise.accelerometer * random.gaussianVector()
+            if let fullScale { accelerometer.clamp(lowerBound: SIMD3(repeating: -fullScale), upperBound: SIMD3(repeating: fullScale)) }
             let magnetometer = field + noise.magnetometer * random.gaussianVector()
             k += 1
             return Sample(timestamp: t, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer, truth: q)
@@ -315,13 +355,18 @@ public struct MotionScenario: Sendable {
             return (plan[index], t - plan[index].start)
         }
 
-        /// Body rate (device frame) at time t.
-        static func rate(_ plan: [ScheduledSegment], _ t: Double) -> SIMD3<Double> {
-            for s in plan where t >= s.start && t < s.end {
-                if case .rotate(let axis, let degrees, let seconds) = s.segment, seconds > 0 {
+        /// Body rate (device frame) at time t; `starts` are the attitudes at the segments' starts.
+        static func rate(_ plan: [ScheduledSegment], _ starts: [Quaternion<Double>], _ t: Double) -> SIMD3<Double> {
+            for (i, s) in plan.enumerated() where t >= s.start && t < s.end {
+                switch s.segment {
+                case .rotate(let axis, let degrees, let seconds) where seconds > 0:
                     let u = axis / Swift.max((axis * axis).sum().squareRoot(), .leastNormalMagnitude)
                     let angle = degrees * .pi / 180
                     return u * (angle * .pi / (2 * seconds) * .sin(.pi * (t - s.start) / seconds))
+                case .run(_, let running):
+                    return running.rate(t - s.start, start: starts[i])
+                default:
+                    return .zero
                 }
             }
             return .zero
@@ -342,6 +387,8 @@ public struct MotionScenario: Sendable {
             case .walk(_, let f, let amplitude):
                 let w = 2 * .pi * f * local
                 return (.zero, SIMD3(0, amplitude / 3 * g0 * .sin(w / 2), amplitude * g0 * .sin(w)))
+            case .run(_, let running):
+                return (.zero, running.acceleration(local, gravity: g0))
             case .rest, .rotate:
                 return (.zero, .zero)
             }
@@ -351,13 +398,22 @@ public struct MotionScenario: Sendable {
 
 extension MotionScenario {
     /// The named scenarios of `motion simulate`.
-    public static let names = ["gestures", "walking", "orientations", "disturbance"]
+    public static let names = ["gestures", "walking", "orientations", "disturbance", "running"]
 
     /// A named scenario: `gestures` (rotations between orientations, a shake, pushes, a tap),
     /// `walking` (ten minutes of walking with the device in the hand), `orientations` (every
     /// device orientation in turn), `disturbance` (turns back and forth, with a magnet near the device
-    /// from 20 s to 40 s).
+    /// from 20 s to 40 s), `running` (two minutes of running in loops with a phone in the hand, then
+    /// 5 s of rest; see below).
     /// Nil for an unknown name.
+    ///
+    /// `running` is the hard case for in-motion gyroscope bias estimation: accelerometer errors
+    /// seen while the device turns about the vertical look like gyroscope drift. It starts already
+    /// running (``Running``'s defaults: 2.7 steps/s, 2.8 g at each foot strike, the arm swinging
+    /// ±25°, three 10-s loops to the left then 5 s straight, over and over) with the phone upright
+    /// in the right hand, its screen facing the body and its top tilted 30° forward; the gyroscope
+    /// bias is (0.5, −0.3, −0.5)°/s and the accelerometer saturates at ±2 g per axis
+    /// (``Settings-swift.struct/accelerometerFullScale``), as phones' do.
     public static func named(_ name: String, seed: UInt64 = 1) -> MotionScenario? {
         let x = SIMD3<Double>(1, 0, 0)
         let y = SIMD3<Double>(0, 1, 0)
@@ -406,6 +462,14 @@ extension MotionScenario {
             for k in 0..<10 { turns.append(.rotate(axis: z, degrees: k % 2 == 0 ? 90 : -90, seconds: 3)); turns.append(.rest(seconds: 1)) }
             turns.append(.rest(seconds: 20))
             return MotionScenario(turns, settings: settings)
+        case "running":
+            // Upright (top edge up), screen facing left (the body, for the right hand), top tilted
+            // forward by 30°, for a runner facing north.
+            settings.initialAttitude =
+                Quaternion(angle: -30 * .pi / 180, axis: x) * Quaternion(angle: -.pi / 2, axis: z) * Quaternion(angle: .pi / 2, axis: x)
+            settings.gyroscopeBias = SIMD3(0.5, -0.3, -0.5) * (.pi / 180)
+            settings.accelerometerFullScale = 2 * settings.gravity
+            return MotionScenario([.run(seconds: 120), .rest(seconds: 5)], settings: settings)
         default:
             return nil
         }

@@ -76,6 +76,12 @@ enum SimulationLimits {
         }
     }
 
+    static func positive(_ value: Double, _ setting: String, unit: String) throws(SimulationError) {
+        guard value.isFinite && value > 0 else {
+            throw .outOfRange(setting: setting, value: value, range: "finite and > 0\(unit.isEmpty ? "" : " \(unit)")")
+        }
+    }
+
     static func finite(_ vector: SIMD3<Double>, _ setting: String) throws(SimulationError) {
         for (i, axis) in ["x", "y", "z"].enumerated() { try finite(vector[i], "\(setting).\(axis)") }
     }
