@@ -33,11 +33,20 @@ import RealModule
 ///   at `R (Δb + ω ⊙ Δk)` (R = sensor → earth), and `c` turns back at the low-pass of the horizontal
 ///   part of it. With the inputs low-pass filtered by the same filter,
 ///   `LP(R) b + LP(R diag ω) k = LP(R b̂ + R diag(ω) k̂) − φ/T` (φ the correction angle over the step
-///   T) is a linear measurement of both;
+///   T) is a linear measurement of both. The correction also follows the accelerometer's own
+///   errors (offsets, saturation, timing), which a turning device would make look like bias: the
+///   measurement's variance grows by `δ² / (g² τ_a T)`, δ the deviation of the low-pass specific
+///   force's norm from its long-run mean, the accelerometer's error as the filter sees it;
 /// - in 9D, the heading correction is the same kind of observation for the vertical direction (the
 ///   heading loop is a first-order low-pass of `τ_m`), which the accelerometer cannot see: without
 ///   it a vertical bias `b_z` would leave a steady heading lag of `b_z τ_m`. In 6D the vertical bias
-///   component is only held weakly toward zero.
+///   component is only held weakly toward zero. A persistent magnetometer heading error
+///   (``Settings-swift.struct/magneticHeadingUncertainty``) seen while turning at Ω reads as a
+///   vertical bias of about ψ Ω, so that measurement's variance grows by that much.
+///
+/// **Start-up**: for the first τ_a the accelerometer low-pass is the running mean of everything seen,
+/// and for the first τ_m the heading moves by the running mean of the undisturbed disagreements
+/// (<doc:InertialFrameFiltering> times each part).
 ///
 /// **Magnetic disturbances**: the field's norm and dip angle in the earth frame (after a short
 /// low-pass, ``Settings-swift.struct/magneticCurrentTimeConstant``) are compared with a reference
@@ -1032,6 +1041,50 @@ struct RestLowPass<Scalar: FusionScalar>: Sendable {
         }
         let d = x - value
         return (d * d).sum()
+    }
+}
+
+extension InertialFrameFilter.Settings {
+    /// Decodes settings written by this or an earlier version: a field that is missing (one added
+    /// since, such as `magneticHeadingUncertainty`) keeps its default; a field that is present must
+    /// have the right type. Values are not range-checked here (see ``validate()``).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        var s = Self()
+        if let v = try c.decodeIfPresent(type(of: s.accelerometerTimeConstant), forKey: .accelerometerTimeConstant) { s.accelerometerTimeConstant = v }
+        if let v = try c.decodeIfPresent(type(of: s.estimatesScaleInMotion), forKey: .estimatesScaleInMotion) { s.estimatesScaleInMotion = v }
+        if let v = try c.decodeIfPresent(type(of: s.gyroscopeScaleUncertainty), forKey: .gyroscopeScaleUncertainty) { s.gyroscopeScaleUncertainty = v }
+        if let v = try c.decodeIfPresent(type(of: s.scaleForgettingTime), forKey: .scaleForgettingTime) { s.scaleForgettingTime = v }
+        if let v = try c.decodeIfPresent(type(of: s.magnetometerTimeConstant), forKey: .magnetometerTimeConstant) { s.magnetometerTimeConstant = v }
+        if let v = try c.decodeIfPresent(type(of: s.estimatesBiasAtRest), forKey: .estimatesBiasAtRest) { s.estimatesBiasAtRest = v }
+        if let v = try c.decodeIfPresent(type(of: s.estimatesBiasInMotion), forKey: .estimatesBiasInMotion) { s.estimatesBiasInMotion = v }
+        if let v = try c.decodeIfPresent(type(of: s.estimatesVerticalBiasFromMagnetometer), forKey: .estimatesVerticalBiasFromMagnetometer) { s.estimatesVerticalBiasFromMagnetometer = v }
+        if let v = try c.decodeIfPresent(type(of: s.biasInitialSigma), forKey: .biasInitialSigma) { s.biasInitialSigma = v }
+        if let v = try c.decodeIfPresent(type(of: s.biasForgettingTime), forKey: .biasForgettingTime) { s.biasForgettingTime = v }
+        if let v = try c.decodeIfPresent(type(of: s.biasDrift), forKey: .biasDrift) { s.biasDrift = v }
+        if let v = try c.decodeIfPresent(type(of: s.biasLimit), forKey: .biasLimit) { s.biasLimit = v }
+        if let v = try c.decodeIfPresent(type(of: s.biasMotionSigma), forKey: .biasMotionSigma) { s.biasMotionSigma = v }
+        if let v = try c.decodeIfPresent(type(of: s.biasRestSigma), forKey: .biasRestSigma) { s.biasRestSigma = v }
+        if let v = try c.decodeIfPresent(type(of: s.biasMagnetometerSigma), forKey: .biasMagnetometerSigma) { s.biasMagnetometerSigma = v }
+        if let v = try c.decodeIfPresent(type(of: s.magneticHeadingUncertainty), forKey: .magneticHeadingUncertainty) { s.magneticHeadingUncertainty = v }
+        if let v = try c.decodeIfPresent(type(of: s.correctionInterval), forKey: .correctionInterval) { s.correctionInterval = v }
+        if let v = try c.decodeIfPresent(type(of: s.restTimeConstant), forKey: .restTimeConstant) { s.restTimeConstant = v }
+        if let v = try c.decodeIfPresent(type(of: s.restGyroscopeThreshold), forKey: .restGyroscopeThreshold) { s.restGyroscopeThreshold = v }
+        if let v = try c.decodeIfPresent(type(of: s.restAccelerometerThreshold), forKey: .restAccelerometerThreshold) { s.restAccelerometerThreshold = v }
+        if let v = try c.decodeIfPresent(type(of: s.restMinimumDuration), forKey: .restMinimumDuration) { s.restMinimumDuration = v }
+        if let v = try c.decodeIfPresent(type(of: s.rejectsMagneticDisturbances), forKey: .rejectsMagneticDisturbances) { s.rejectsMagneticDisturbances = v }
+        if let v = try c.decodeIfPresent(type(of: s.magneticNormThreshold), forKey: .magneticNormThreshold) { s.magneticNormThreshold = v }
+        if let v = try c.decodeIfPresent(type(of: s.magneticDipThreshold), forKey: .magneticDipThreshold) { s.magneticDipThreshold = v }
+        if let v = try c.decodeIfPresent(type(of: s.magneticReferenceTimeConstant), forKey: .magneticReferenceTimeConstant) { s.magneticReferenceTimeConstant = v }
+        if let v = try c.decodeIfPresent(type(of: s.magneticCurrentTimeConstant), forKey: .magneticCurrentTimeConstant) { s.magneticCurrentTimeConstant = v }
+        if let v = try c.decodeIfPresent(type(of: s.newFieldDuration), forKey: .newFieldDuration) { s.newFieldDuration = v }
+        if let v = try c.decodeIfPresent(type(of: s.firstFieldDuration), forKey: .firstFieldDuration) { s.firstFieldDuration = v }
+        if let v = try c.decodeIfPresent(type(of: s.newFieldMinimumRate), forKey: .newFieldMinimumRate) { s.newFieldMinimumRate = v }
+        if let v = try c.decodeIfPresent(type(of: s.undisturbedDuration), forKey: .undisturbedDuration) { s.undisturbedDuration = v }
+        if let v = try c.decodeIfPresent(type(of: s.maximumRejectionDuration), forKey: .maximumRejectionDuration) { s.maximumRejectionDuration = v }
+        if let v = try c.decodeIfPresent(type(of: s.rejectionGainFactor), forKey: .rejectionGainFactor) { s.rejectionGainFactor = v }
+        if let v = try c.decodeIfPresent(type(of: s.frame), forKey: .frame) { s.frame = v }
+        self = s
     }
 }
 

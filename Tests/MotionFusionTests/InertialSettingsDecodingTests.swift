@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import MotionFusion
+
+/// `InertialFrameFilter.Settings` decodes what earlier versions encoded: a field added since keeps its
+/// default, a field that is present keeps its value, a wrong type is still an error.
+@Suite struct InertialSettingsDecodingTests {
+    typealias Settings = InertialFrameFilter<Double>.Settings
+
+    @Test func aMissingFieldKeepsItsDefault() throws {
+        var custom = Settings()
+        custom.accelerometerTimeConstant = 2.5
+        custom.biasMotionSigma = 0.0009
+        custom.magneticHeadingUncertainty = 0.2
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(custom)) as? [String: Any])
+        // 0.5.0 had no magneticHeadingUncertainty.
+        object.removeValue(forKey: "magneticHeadingUncertainty")
+        let decoded = try JSONDecoder().decode(Settings.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(decoded.magneticHeadingUncertainty == 5 * .pi / 180)
+        #expect(decoded.accelerometerTimeConstant == 2.5)
+        #expect(decoded.biasMotionSigma == 0.0009)
+        var expected = custom
+        expected.magneticHeadingUncertainty = 5 * .pi / 180
+        #expect(decoded == expected)
+    }
+
+    @Test func everyFieldRoundTrips() throws {
+        var custom = Settings()
+        custom.estimatesScaleInMotion = false
+        custom.frame = .ned
+        custom.rejectionGainFactor = 3
+        custom.magneticHeadingUncertainty = 0
+        let decoded = try JSONDecoder().decode(Settings.self, from: JSONEncoder().encode(custom))
+        #expect(decoded == custom)
+        #expect(try JSONDecoder().decode(Settings.self, from: Data("{}".utf8)) == Settings())
+    }
+
+    @Test func aWrongTypeIsAnError() {
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Settings.self, from: Data(#"{"biasMotionSigma": "fast"}"#.utf8))
+        }
+    }
+}
