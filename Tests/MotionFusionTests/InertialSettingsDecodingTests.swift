@@ -27,11 +27,31 @@ import Testing
     }
 
     @Test func everyFieldRoundTrips() throws {
-        var custom = Settings()
-        custom.estimatesScaleInMotion = false
-        custom.frame = .ned
-        custom.rejectionGainFactor = 3
-        custom.magneticHeadingUncertainty = 0
+        // Every field away from its default (numbers × 1.5, switches flipped, another frame), so a
+        // field that init(from:) forgot would decode to its default and differ.
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(Settings())) as? [String: Any])
+        for (key, value) in object {
+            if let flag = value as? Bool, String(describing: type(of: value)).contains("Bool") {
+                object[key] = !flag
+            } else if let number = value as? Double {
+                object[key] = number == 0 ? 0.25 : number * 1.5
+            } else if let number = value as? Int {
+                object[key] = number == 0 ? 0.25 : Double(number) * 1.5
+            } else if key == "frame" {
+                object[key] = "ned"
+            }
+        }
+        let data = try JSONSerialization.data(withJSONObject: object)
+        let custom = try JSONDecoder().decode(Settings.self, from: data)
+        let defaults = Settings()
+        let again = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(custom)) as? [String: Any])
+        let original = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(defaults)) as? [String: Any])
+        for key in original.keys {
+            #expect("\(again[key]!)" != "\(original[key]!)", "\(key) kept its default")
+        }
         let decoded = try JSONDecoder().decode(Settings.self, from: JSONEncoder().encode(custom))
         #expect(decoded == custom)
         #expect(try JSONDecoder().decode(Settings.self, from: Data("{}".utf8)) == Settings())

@@ -131,7 +131,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         /// uncertainty grows back to. Default 0.5°/s. Valid range: > 0, finite.
         public var biasInitialSigma: Scalar
         /// s: the time in which an unobserved bias is expected to drift by ``biasDrift``. Default 100.
-        /// Valid range: > 0, finite.
+        /// Also the time constant of the reference gravity norm against which the accelerometer's
+        /// error is judged (see ``biasMotionSigma``). Valid range: > 0, finite.
         public var biasForgettingTime: Scalar
         /// rad/s: the random-walk drift of the bias per ``biasForgettingTime`` (its variance grows by
         /// the square of this per forgetting time). Default 0.1°/s. 0: no drift (each measurement
@@ -281,7 +282,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// its range to that end (`rejectionGainFactor` 0.5 becomes 1, `gyroscopeScaleUncertainty` 0.5
     /// becomes 0.1, a negative `correctionInterval` 0), and NaN or a value at or beyond an open end
     /// to the field's default (`biasLimit` −1 or 0 becomes 2°/s, `accelerometerTimeConstant` 0 or
-    /// +∞ becomes 3 s). Reading `settings` back shows the values in use. Call
+    /// +∞ becomes 4 s). Reading `settings` back shows the values in use. Call
     /// ``Settings-swift.struct/validate()`` to refuse such settings instead.
     public var settings: Settings {
         didSet { settings = settings.clamped() }
@@ -319,6 +320,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     // Fast start: for the first τ_a seconds the low-pass output is the running mean of the step
     // averages, so a start in motion converges in τ_a, not in several τ_a.
     @usableFromInline var accStartTime: Scalar = 0
+    @usableFromInline var accStarting = false  // the running mean is the low-pass output
     @usableFromInline var accStartMean: SIMD3<Scalar> = .zero
     // The low-pass specific force: its last value (in I), the long-run mean of its norm (gravity
     // as this accelerometer reads it) and the low-pass (τ_a) of the squared deviation from that.
@@ -455,6 +457,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         heading = .identity
         accFilterSeeded = false
         lowPassSeeded = false
+        gravityNorm = 0
+        gravityNormDeviation2 = 0
         clearAverages()
         headingInitCount = 0
         headingSeeded = true  // the given attitude has a heading
@@ -486,6 +490,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         heading = .identity
         accFilterSeeded = false
         lowPassSeeded = false
+        gravityNorm = 0
+        gravityNormDeviation2 = 0
         clearAverages()
         headingInitCount = 0
         headingSeeded = false
@@ -586,13 +592,13 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         if accCount > 0 {
             let inertial = accSum / accCount
             let filtered: SIMD3<Scalar>
-            if accFilterSeeded && accStartTime < settings.accelerometerTimeConstant
-                && SensorCheck.isFinite(accStartMean)
-            {
+            if accFilterSeeded && accStarting && SensorCheck.isFinite(accStartMean) {
                 accStartTime += interval
                 accStartMean += (inertial - accStartMean) * (interval / accStartTime)
                 (accState1, accState2) = stepGains.acc.steadyState(accStartMean)
                 filtered = accStartMean
+                // Once: changing τ_a later does not restart the mean.
+                accStarting = accStartTime < settings.accelerometerTimeConstant
             } else if accFilterSeeded && SensorCheck.isFinite(accState1 + accState2) {
                 filtered = stepGains.acc.step(inertial, &accState1, &accState2)
             } else {
@@ -600,6 +606,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 filtered = inertial
                 accStartTime = interval
                 accStartMean = inertial
+                accStarting = true
                 accFilterSeeded = true
             }
             trackGravityNorm(filtered, interval: interval)
@@ -640,6 +647,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable
     mutating func trackGravityNorm(_ filtered: SIMD3<Scalar>, interval: Scalar) {
         filteredAcc = filtered
+        // The reference is seeded by the low-pass output after the fast start (a mean over τ_a), not
+        // by one step that may hold a stride's worth of linear acceleration.
+        guard !accStarting else { return }
         let norm = (filtered * filtered).sum().squareRoot()
         guard norm.isFinite else { return }
         if gravityNorm > 0 {
@@ -822,8 +832,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 lowPassVerticalK += (kz - lowPassVerticalK) * g
                 lowPassVerticalB += (predictedZ - lowPassVerticalB) * g
             } else {
-                lowPassEarthRate = filter.steadyState(earthRate)
-                slowEarthRate = earthRate
+                // Seeded at rest: one step's rate may be a swing's peak, not the slow turn.
+                lowPassEarthRate = filter.steadyState(SIMD3<Scalar>.zero)
+                slowEarthRate = .zero
                 lowPassRx = filter.steadyState(rx)
                 lowPassRy = filter.steadyState(ry)
                 lowPassKx = filter.steadyState(kx)
