@@ -56,8 +56,10 @@ struct MotionManagerTests {
     @Test func stoppingFinishesTheStream() async throws {
         var settings = SyntheticMotion.Settings()
         settings.duration = 600
-        // Paced at 5× real time, the source would take two minutes to end by itself.
-        let manager = MotionManager(source: RecordingSource(try SyntheticMotion.generate(settings), pacing: .realTime(speed: 5)))
+        // Paced in real time, the source would take ten minutes to end by itself: a margin for a
+        // consumer that other tests keep off the cooperative threads for a while (at 5× real time,
+        // two minutes of that let the worker deliver everything before the stop).
+        let manager = MotionManager(source: RecordingSource(try SyntheticMotion.generate(settings), pacing: .realTime(speed: 1)))
         var count = 0
         for await _ in manager.gyroUpdates() {
             count += 1
