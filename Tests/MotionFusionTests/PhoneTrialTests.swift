@@ -5,9 +5,9 @@ import Testing
 
 /// The smartphone trials of a second lab (../shared/reference-data/tyrex-dev: Inria's "On Attitude
 /// Estimation with Smartphones", iPhone 4S, iPhone 5 and Nexus 5, Qualisys truth) and the scoring of
-/// ../shared/tools/score_tyrex.py, reimplemented here: errors e = q_est ⊗ q_ref⁻¹ over the samples whose
-/// `score` is 1; in 9D the constant heading offset (circular mean of the heading error) is removed
-/// per trial first, since the optical north is not magnetic north.
+/// ../shared/tools/score_tyrex.py: BROAD's errors over the samples whose `score` is 1; in 9D the
+/// constant heading offset (circular mean of the heading error) is removed per trial first, since
+/// the optical north is not magnetic north.
 enum TyrexData {
     static let folder = BroadData.folder.deletingLastPathComponent().appendingPathComponent("tyrex-dev")
 
@@ -71,45 +71,24 @@ enum TyrexData {
         return r
     }
 
-    /// score_tyrex.py's RMSE in degrees: the 9D total error with the heading offset removed, or the
-    /// 6D inclination error.
+    /// score_tyrex.py's RMSE in degrees: BROAD's errors (``OrientationErrors``, through
+    /// ``IMURecording/score(_:)``), in 9D the total error after turning the estimates by the constant
+    /// heading offset (the circular mean of the signed heading error over the scored samples), in 6D
+    /// the inclination error.
     static func score(_ estimates: [Quaternion<Double>], _ r: IMURecording, nineD: Bool) -> Double {
-        var errors: [Quaternion<Double>] = []
+        guard nineD else { return r.score(estimates)!.inclination }
+        var sum = SIMD2<Double>.zero  // (Σ sin h, Σ cos h)
         for i in 0..<r.count where r.scored![i] {
-            let q = estimates[i]
-            let t = r.truth![i]
-            guard [q.w, q.x, q.y, q.z, t.w, t.x, t.y, t.z].allSatisfy(\.isFinite) else { continue }
-            var e = (q * t.conjugate).normalized()
+            let (q, t) = (estimates[i], r.truth![i])
+            guard OrientationErrors.isUsable(q), OrientationErrors.isUsable(t) else { continue }
+            var e = q.normalized() * t.normalized().conjugate
             if e.w < 0 { e = Quaternion(w: -e.w, x: -e.x, y: -e.y, z: -e.z) }
-            errors.append(e)
+            let h = 2 * Double.atan2(y: e.z, x: e.w)
+            sum += SIMD2(.sin(h), .cos(h))
         }
-        precondition(!errors.isEmpty)
-        if nineD {
-            var s = 0.0
-            var c = 0.0
-            for e in errors {
-                let h = 2 * Double.atan2(y: e.z, x: e.w)
-                s += .sin(h)
-                c += .cos(h)
-            }
-            let delta = Double.atan2(y: s, x: c)
-            let turn = Quaternion<Double>(w: .cos(-delta / 2), x: 0, y: 0, z: .sin(-delta / 2))
-            var sum = 0.0
-            for e in errors {
-                var f = (turn * e).normalized()
-                if f.w < 0 { f = Quaternion(w: -f.w, x: -f.x, y: -f.y, z: -f.z) }
-                let angle = 2 * Double.acos(min(1, f.w)) * 180 / .pi
-                sum += angle * angle
-            }
-            return (sum / Double(errors.count)).squareRoot()
-        }
-        var sum = 0.0
-        for e in errors {
-            let wz = min(1, (e.w * e.w + e.z * e.z).squareRoot())
-            let angle = 2 * Double.acos(wz) * 180 / .pi
-            sum += angle * angle
-        }
-        return (sum / Double(errors.count)).squareRoot()
+        let delta = Double.atan2(y: sum.x, x: sum.y)
+        let turn = Quaternion<Double>(w: .cos(-delta / 2), x: 0, y: 0, z: .sin(-delta / 2))
+        return r.score(estimates.map { turn * $0 })!.total
     }
 }
 
