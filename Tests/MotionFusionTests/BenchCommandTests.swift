@@ -36,7 +36,7 @@ struct BenchCommandTests {
             #expect(["Float", "Double"].contains(scalar))
             #expect(["6D", "9D"].contains(mode))
             #expect(streams == 1 || (streams == 20 && filter == "madgwick"))
-            #expect(ns > 0 && ns < 100_000)
+            #expect(ns > 0 && ns.isFinite)  // a time: no upper bound on a shared machine
             seen.insert("\(filter) \(scalar) \(mode) \(streams)")
         }
         #expect(seen.count == 12)
