@@ -4,7 +4,14 @@ import PackageDescription
 let package = Package(
     name: "MotionFusion",
     products: [
+        // Everything, re-exported: `import MotionFusion`.
         .library(name: "MotionFusion", targets: ["MotionFusion"]),
+        // The layers, for clients that want less (MotionFusionCore builds with Embedded Swift).
+        .library(name: "MotionFusionCore", targets: ["MotionFusionCore"]),
+        .library(name: "MotionFusionEstimation", targets: ["MotionFusionEstimation"]),
+        .library(name: "MotionFusionIO", targets: ["MotionFusionIO"]),
+        .library(name: "MotionFusionDevices", targets: ["MotionFusionDevices"]),
+        .library(name: "MotionFusionSimulation", targets: ["MotionFusionSimulation"]),
         // Core Motion's names (CMMotionManager, CMDeviceMotion, …) over MotionFusion, kept out of the
         // main module so that it never clashes with the real Core Motion on Apple platforms.
         .library(name: "CoreMotionCompatibility", targets: ["CoreMotionCompatibility"]),
@@ -17,7 +24,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
-        // The only place that sees BLAS/LAPACK. Imported with `internal import`, never exposed.
+        // The system LAPACKE on Linux; Apple platforms use Accelerate's LAPACK instead. Seen only by
+        // MotionFusionEstimation, imported with `internal import`, never exposed.
         .systemLibrary(
             name: "CLAPACK",
             pkgConfig: "lapacke",
@@ -25,12 +33,37 @@ let package = Package(
         ),
         // Header-only vector square roots for the many-stream engine (the standard library has none).
         .target(name: "CVectorMath"),
+        // Data flows one way through the layers: sources → calibration → filter → device motion →
+        // events / recorder. The target graph enforces it.
+        // Rotations, filters, FusionStream, device-motion math, events, the World Magnetic Model:
+        // no Foundation, no system library, no allocation per sample; builds with Embedded Swift.
+        .target(
+            name: "MotionFusionCore",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics"), "CVectorMath"]
+        ),
+        // CSV reading and writing, recordings, the recorder, output files that never lose data.
+        .target(name: "MotionFusionIO", dependencies: ["MotionFusionCore"]),
+        // Wahba, quaternion averages, batch rotation and the calibrators: the LAPACK-backed parts.
+        .target(
+            name: "MotionFusionEstimation",
+            dependencies: [
+                "MotionFusionCore", "MotionFusionIO",
+                .target(name: "CLAPACK", condition: .when(platforms: [.linux, .android, .openbsd])),
+            ],
+            linkerSettings: [
+                .linkedFramework(
+                    "Accelerate", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst])),
+            ]
+        ),
+        // Sensor sources (IIO, recordings) and the motion manager.
+        .target(name: "MotionFusionDevices", dependencies: ["MotionFusionCore", "MotionFusionIO"]),
+        // Synthetic motion with known truth.
+        .target(name: "MotionFusionSimulation", dependencies: ["MotionFusionCore", "MotionFusionIO"]),
         .target(
             name: "MotionFusion",
             dependencies: [
-                .product(name: "RealModule", package: "swift-numerics"),
-                "CLAPACK",
-                "CVectorMath",
+                "MotionFusionCore", "MotionFusionEstimation", "MotionFusionIO", "MotionFusionDevices",
+                "MotionFusionSimulation",
             ]
         ),
         .target(name: "CoreMotionCompatibility", dependencies: ["MotionFusion"]),

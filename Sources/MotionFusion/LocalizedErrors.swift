@@ -1,3 +1,8 @@
+import MotionFusionCore
+import MotionFusionDevices
+import MotionFusionEstimation
+import MotionFusionIO
+import MotionFusionSimulation
 import Foundation
 
 // Every public error of the library is a `LocalizedError` whose `errorDescription` is its
@@ -5,6 +10,16 @@ import Foundation
 // most apps show) names the line, file or value instead of "The operation could not be completed".
 // The conformances are kept together here so that a new error type is easy to add next to them;
 // `ErrorDescriptionTests` checks a value of each.
+
+extension SettingsError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension MotionManagerError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
 
 extension CSVError: LocalizedError {
     /// The same text as ``description``.

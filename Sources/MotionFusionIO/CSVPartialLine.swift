@@ -1,3 +1,4 @@
+import MotionFusionCore
 /// A last line without its newline: a line cut short (a write interrupted by a crash, a full disk
 /// or a copy still in progress), which ``CSVReader`` does not read. A line is whole only with its
 /// newline: a cut can fall inside the last number (`-40.14` cut to `-4`), where the remaining text

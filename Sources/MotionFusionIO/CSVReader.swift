@@ -1,3 +1,4 @@
+import MotionFusionCore
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,4 @@
+import MotionFusionCore
 /// Writes ``FusionOutput`` rows as CSV through an ``OutputFile``: a regular file is written to a
 /// temporary file beside it, which replaces it only in ``finish()``; standard output (`-`),
 /// devices and FIFOs are written through. A run that fails calls ``abandon()`` (or lets the

@@ -1,3 +1,4 @@
+import MotionFusionCore
 /// One row of an IMU recording, converted to the library's units (s, rad/s, m/s², µT).
 public struct IMURecord: Sendable, Hashable {
     /// Seconds.

@@ -1,3 +1,4 @@
+import MotionFusionCore
 /// A whole IMU recording in memory (library units: s, rad/s, m/s², µT), optionally with a reference
 /// attitude and the samples to score — what the evaluation and the demo work on.
 public struct IMURecording: Sendable {

@@ -1,3 +1,4 @@
+import MotionFusionCore
 /// The samples of a recording read back (``MotionRecorder/read(path:from:to:)``), in file order,
 /// and the cut-off last line if the file ends inside one.
 public struct RecordedSamples: RandomAccessCollection, Sendable {

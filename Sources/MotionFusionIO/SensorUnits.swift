@@ -1,3 +1,4 @@
+import MotionFusionCore
 /// A unit that a CSV header may write after a column's name (`Gyroscope X (deg/s)`); see
 /// ``CSVReader/unit(ofColumns:given:)``.
 public protocol HeaderUnit: RawRepresentable<String>, Equatable, Sendable {

@@ -1,3 +1,4 @@
+import MotionFusionCore
 /// Units a timestamp column may be recorded in.
 public enum TimeUnit: String, CaseIterable, Sendable, Codable, HeaderUnit {
     /// Seconds (the library's unit).

@@ -1,3 +1,5 @@
+import MotionFusionCore
+import MotionFusionIO
 import Foundation
 
 /// Why a simulation (``SyntheticMotion`` or ``MotionScenario``) was not run: a setting outside its

@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// `motion bench` refuses sizes that would not fit in memory and times that would not end, while
 /// parsing, before anything is allocated or measured: the error names the option, the value and the

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Real optical ground truth: the nine BROAD trials in ../shared/reference-data/broad, scored as
 /// BROAD scores (mean over trials of the per-trial RMSE in degrees, movement phase only).

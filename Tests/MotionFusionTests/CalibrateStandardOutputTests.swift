@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// `motion calibrate … -o -`: standard output carries only the calibration's JSON; the report goes
 /// to standard error. Before, the report came first and "written to -" was glued after the JSON.

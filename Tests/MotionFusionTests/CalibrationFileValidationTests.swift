@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Calibration JSON (the files of `motion calibrate`, read by `motion fuse --calibration`) is
 /// checked when decoded: every number finite and each field in its documented range. A bad file is

@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 // Every command that writes a file, run in-process the way a user runs it, against outputs that
 // must not be destroyed: the input itself (by its name, another spelling, a hard link, a symbolic

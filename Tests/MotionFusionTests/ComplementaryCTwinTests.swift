@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// `scripts/complementary_step.c` is ``ComplementaryFilter``'s 6D step written in C, for
 /// `scripts/compare_speed`: it shows how fast compiled C runs the same arithmetic on one stream. These

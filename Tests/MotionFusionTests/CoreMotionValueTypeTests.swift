@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// The value types a Core Motion user reads: `CMRotationMatrix`'s element names, Euler angles that
 /// name their convention, `copy()`, the calibrated magnetic field, the heading's range and the

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Euler angles of all 12 intrinsic sequences against SciPy's `as_euler` / `from_euler`.
 @Suite("Euler angles match SciPy")

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Huge, tiny and degenerate inputs that are still valid (or clearly not), after review.
 @Suite("Extreme magnitudes and degenerate rotations")

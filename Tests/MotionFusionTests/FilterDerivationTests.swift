@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Filter behaviour checked against closed-form derivations where no independent implementation
 /// shares the definition: the complementary filter's exponential decay, Madgwick's bias drift

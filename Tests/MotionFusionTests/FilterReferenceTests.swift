@@ -1,6 +1,11 @@
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Madgwick and Mahony against the `ahrs` package, sample by sample (Reference/filter_*.csv, made by
 /// scripts/make_filter_reference): every sample within 1e-9 rad in Double, after mapping frames.

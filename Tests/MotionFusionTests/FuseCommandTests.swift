@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// `motion fuse`, the CLI contract outside tools rely on.
 @Suite("motion fuse")

@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// `motion fuse --stop-after parse|filter`, the hidden option `scripts/measure_io` times the stages
 /// with: the whole input is read and checked, no output file is written.

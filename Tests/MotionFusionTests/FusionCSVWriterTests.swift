@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// `FusionCSVWriter`: the text is Swift's own shortest round-trip text, every number reads back to
 /// the same bits, and the file appears only when finished.

@@ -1,6 +1,11 @@
 import Dispatch
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// A recording source that holds its first sample back until ``open()``: a test starts every service
 /// it needs first, so that none misses the samples the worker takes while the next one is started.

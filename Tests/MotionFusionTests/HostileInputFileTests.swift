@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 // Broken files (the list) through the reader and through `motion fuse`. CSVReaderTests
 // covers most of them for the reader alone (empty, header only, missing and duplicated columns, a

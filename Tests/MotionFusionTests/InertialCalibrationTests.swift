@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Accelerometer and gyroscope calibration against synthetic recordings whose true calibration is
 /// known: static-segment detection, the accelerometer's bias, sensitivity and misalignment from

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// The in-motion gyroscope bias estimate of ``InertialFrameFilter`` on the `running` scenario: a
 /// phone in the hand of someone running in loops, its ±2 g accelerometer saturating at every foot

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// InertialFrameFilter on synthetic motion with exact truth: bias estimation, the averaged
 /// correction path against the every-sample path, rate independence, frames, precision, magnetic

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// `InertialFrameFilter.Settings` decodes what earlier versions encoded: a field added since keeps its
 /// default, a field that is present keeps its value, a wrong type is still an error.

@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// `motion fuse --set name=value`: a value outside the setting's valid range is refused with the
 /// setting, the value and the range, like the flag forms (`--accelerometer-time-constant 0`).

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Wahba's problem, quaternion averaging and shortest-arc rotations against SciPy
 /// (`align_vectors`, `mean`): Reference/wahba_*.csv, average_*.csv, rotation_between.csv.

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Properties of the LAPACK-backed estimators that need no reference file: degenerate input,
 /// agreement of the two Wahba methods, nearest rotations, and the batch kernels.

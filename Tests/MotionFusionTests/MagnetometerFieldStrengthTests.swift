@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// The field strength a magnetometer calibration scales to must be a finite number of µT above 0,
 /// on every path: the ellipsoid fit, the sphere fit, and the automatic model's fallback from one to

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// The many-stream engine's memory, known before allocating: `byteCount` answers for any count,
 /// nil for a count out of range or a size beyond `Int`, without trapping (the initializers keep

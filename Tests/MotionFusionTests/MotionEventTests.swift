@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Motion events on scripted synthetic gestures with known times, through the whole pipeline
 /// (InertialFrameFilter → device motion → detectors), and the detectors on exact inputs.

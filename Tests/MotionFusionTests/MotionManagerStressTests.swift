@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// The motion manager's push and pull paths hammered from many threads at once: services started and
 /// stopped, streams opened and abandoned, intervals changed, properties polled, a recorder attached

@@ -3,6 +3,11 @@ import Testing
 import XCTest
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// The motion manager over each source, the recorder, and Core Motion's reference-attitude recipe.
 @Suite("Motion manager, sources and recorder")

@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Numeric options that may be negative (southern latitudes, western longitudes, heights below the
 /// ellipsoid) take a value that starts with a minus sign.

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// `OutputFile` alone: a replaced file changes only in `commit()`, every failure leaves it as it
 /// was with no temporary file behind, refusals come before anything is created, and write errors

@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Absurd timestamps, speeds and rates in the paced sources: documented clamps, never a trap.
 /// Each of these died with SIGILL ("Double value cannot be converted") before the clamps.

@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// The peers' own example recordings in ../shared/reference-data (no ground truth): VQF's test
 /// recording with VQF 2.1.2's output, and x-io Fusion's 100 Hz recording in degrees and g.

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// The smartphone trials of a second lab (../shared/reference-data/tyrex-dev: Inria's "On Attitude
 /// Estimation with Smartphones", iPhone 4S, iPhone 5 and Nexus 5, Qualisys truth) and the scoring of

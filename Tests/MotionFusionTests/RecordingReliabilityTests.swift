@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// A recording that cannot be written stops with an error and a file of whole lines; every sample
 /// taken from the source reaches the recorder; a recording never replays into itself.

@@ -2,6 +2,11 @@ import PropertyBased
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Property-based checks (swift-property-based) of group laws and round trips, run for Double
 /// (tolerance 1e-12) and Float (1e-5).

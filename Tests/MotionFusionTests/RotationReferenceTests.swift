@@ -1,6 +1,11 @@
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Conversions against SciPy's `Rotation` (Reference/rotations.csv): 1e-12 in Double, 1e-5 in Float.
 @Suite("Rotation conversions match SciPy")

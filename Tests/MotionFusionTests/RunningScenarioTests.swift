@@ -1,6 +1,11 @@
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// The physics of ``MotionScenario/Segment/run(seconds:running:)`` as ``MotionScenario/Running``
 /// documents it, on noiseless runs sampled so that steps, strides and loops are whole numbers of

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Every numeric setting of every settings type has a valid range in one table per type; the
 /// defaults are in range, each field's documentation states its range, and `validate()` refuses a
@@ -138,7 +143,7 @@ struct SettingsValidationTests {
     @Test(arguments: cases)
     func documentationStatesEachRange(_ c: Case) throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/MotionFusion/Filters/\(c.source)")
+            .deletingLastPathComponent().appendingPathComponent("Sources/MotionFusionCore/Filters/\(c.source)")
         let lines = try String(contentsOf: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         for (name, entry) in c.ranges {
             let (range, optional) = (entry.range, entry.optional)

@@ -3,6 +3,11 @@ import Testing
 
 @testable import MotionCLI
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// The simulators' settings have ranges: a value outside one is a ``SimulationError`` that names the
 /// setting, the value and the range, thrown before anything is allocated (the old code trapped

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionEstimation
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
 
 /// Where the WMM files are: the official test values in ../shared/reference-data/wmm (read in place)
 /// and the shipped coefficient file Reference/WMM2025.COF.

@@ -2,42 +2,37 @@
 /// ``MagnetometerCalibration``): checked when one is decoded, so that a calibration file is never
 /// used as it comes, and on what the calibrators produce, so that `motion calibrate` never writes
 /// a file that `motion fuse --calibration` refuses.
-enum CalibrationRanges {
+package enum CalibrationRanges {
     /// Each sensitivity: a gyroscope or accelerometer whose scale is off by more than a factor of
     /// two is broken or read in the wrong unit, not calibrated.
-    static let sensitivity: ClosedRange<Double> = 0.5...2
+    package static let sensitivity: ClosedRange<Double> = 0.5...2
     /// The largest magnitude of a bias component, in the sensor's SI unit (m/s² or rad/s): 50 m/s²
     /// is 5 g, 50 rad/s is 2900°/s, both beyond any MEMS offset.
-    static let largestBias = 50.0
+    package static let largestBias = 50.0
     /// The misalignment's determinant: right-handed (positive) and close to volume-preserving (the
     /// scale is the sensitivity's).
-    static let misalignmentDeterminant: ClosedRange<Double> = 0.5...2
+    package static let misalignmentDeterminant: ClosedRange<Double> = 0.5...2
     /// The misalignment's largest condition number (largest over smallest singular value): 2 admits
     /// a shear of 35° between two axes; MEMS axes are within a degree or two of orthogonal
     /// (condition number about 1.05).
-    static let largestMisalignmentCondition = 2.0
+    package static let largestMisalignmentCondition = 2.0
     /// The largest magnitude of a hard-iron component, µT: the full scale of the widest consumer
     /// magnetometers (about ±4900 µT); an offset beyond it could not be measured.
-    static let largestHardIron = 5000.0
+    package static let largestHardIron = 5000.0
     /// The soft iron's determinant: right-handed (positive), and a mean scale (its cube root) from
     /// 0.1 to 10: the calibrated field is the local field, and readings already converted to µT are
     /// within a factor of ten of it.
-    static let softIronDeterminant: ClosedRange<Double> = 1e-3...1e3
+    package static let softIronDeterminant: ClosedRange<Double> = 1e-3...1e3
     /// The soft iron's largest condition number: an ellipsoid of readings with axes in a ratio of 10
     /// (strong soft-iron distortion in a device is below 1.5).
-    static let largestSoftIronCondition = 10.0
+    package static let largestSoftIronCondition = 10.0
 
-    /// The singular values of a finite 3 × 3 matrix, largest first (LAPACK `dgesvd`), or nil.
-    static func singularValues(_ m: RotationMatrix<Double>) -> [Double]? {
-        let columnMajor = [m.column0.x, m.column0.y, m.column0.z, m.column1.x, m.column1.y, m.column1.z,
-                           m.column2.x, m.column2.y, m.column2.z]
-        guard columnMajor.allSatisfy(\.isFinite) else { return nil }
-        return try? LAPACK.singularValueDecomposition(columnMajor, rows: 3, columns: 3, computeU: false).singularValues
-    }
+    /// The singular values of a finite 3 × 3 matrix, largest first, or nil.
+    package static func singularValues(_ m: RotationMatrix<Double>) -> SIMD3<Double>? { m.singularValues }
 
     /// Why the matrix `name` is not usable: not finite, its determinant outside `determinant`, or its
     /// condition number beyond `largestCondition`; nil when it is.
-    static func matrixProblem(
+    package static func matrixProblem(
         _ m: RotationMatrix<Double>, name: String, determinant: ClosedRange<Double>, largestCondition: Double
     ) -> String? {
         let requirement = "\(name) must be finite with a determinant in \(format(determinant)) and a "
@@ -52,7 +47,7 @@ enum CalibrationRanges {
     }
 
     /// Why the vector `name` is not usable: a component not finite or beyond `largest` in magnitude.
-    static func vectorProblem(_ v: SIMD3<Double>, name: String, largest: Double, unit: String) -> String? {
+    package static func vectorProblem(_ v: SIMD3<Double>, name: String, largest: Double, unit: String) -> String? {
         let components = [v.x, v.y, v.z]
         guard components.allSatisfy({ $0.isFinite && abs($0) <= largest }) else {
             return "\(name) must be 3 finite numbers within ±\(format(largest))\(unit), got \(components)"
@@ -60,12 +55,12 @@ enum CalibrationRanges {
         return nil
     }
 
-    static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
     }
 
-    static func format(_ range: ClosedRange<Double>) -> String {
+    package static func format(_ range: ClosedRange<Double>) -> String {
         "[\(format(range.lowerBound)), \(format(range.upperBound))]"
     }
 }
@@ -73,7 +68,7 @@ enum CalibrationRanges {
 extension InertialCalibration {
     /// The first field outside its valid range (see the type's documentation) and why, or nil.
     /// `biasScale` converts the bias to the SI unit the range is stated in (1 when it is in it).
-    func invalidField(biasScale: Double = 1) -> (field: String, reason: String)? {
+    package func invalidField(biasScale: Double = 1) -> (field: String, reason: String)? {
         if let problem = CalibrationRanges.vectorProblem(
             bias * biasScale, name: "bias", largest: CalibrationRanges.largestBias, unit: " (m/s² or rad/s)")
         {
@@ -102,7 +97,7 @@ extension InertialCalibration {
 
 extension MagnetometerCalibration {
     /// The first field outside its valid range (see the type's documentation) and why, or nil.
-    func invalidField() -> (field: String, reason: String)? {
+    package func invalidField() -> (field: String, reason: String)? {
         if let problem = CalibrationRanges.vectorProblem(
             hardIron, name: "hardIron", largest: CalibrationRanges.largestHardIron, unit: " µT")
         {

@@ -18,7 +18,7 @@
 ///
 /// ``AccelerometerCalibrator`` and ``GyroscopeCalibrator`` refuse a result outside these ranges
 /// (``CalibrationError/outOfRange(reason:)``). The memberwise initializer does not check.
-public struct InertialCalibration: Sendable, Hashable, Codable {
+public struct InertialCalibration: Sendable, Hashable {
     /// `b`, subtracted first, in the sensor's unit.
     public var bias: SIMD3<Double>
     /// `s`, multiplied per axis after the bias is removed.
@@ -50,6 +50,7 @@ public struct InertialCalibration: Sendable, Hashable, Codable {
         return SIMD3<Scalar>(misalignment * ((u - bias) * sensitivity))
     }
 
+#if !hasFeature(Embedded)
     private enum CodingKeys: String, CodingKey { case bias, sensitivity, misalignment, residual }
 
     /// Decodes a calibration and checks every field's range (see the type's documentation).
@@ -79,10 +80,15 @@ public struct InertialCalibration: Sendable, Hashable, Codable {
         _ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
     ) throws -> SIMD3<Double> {
         let values = try c.decode([Double].self, forKey: key)
-        guard values.count == 3, values.allSatisfy(\.isFinite) else {
+        guard values.count == 3, values.allSatisfy({ $0.isFinite }) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: c, debugDescription: "\(key.rawValue) needs 3 finite numbers")
         }
         return SIMD3(values[0], values[1], values[2])
     }
+#endif
 }
+
+#if !hasFeature(Embedded)
+extension InertialCalibration: Codable {}
+#endif

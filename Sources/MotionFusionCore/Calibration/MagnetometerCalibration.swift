@@ -20,7 +20,7 @@
 ///
 /// ``EllipsoidFit`` refuses a fit outside these ranges (``CalibrationError/outOfRange(reason:)``).
 /// The memberwise initializer does not check.
-public struct MagnetometerCalibration: Sendable, Hashable, Codable {
+public struct MagnetometerCalibration: Sendable, Hashable {
     /// `h`, µT, subtracted first.
     public var hardIron: SIMD3<Double>
     /// `S`, symmetric, applied after.
@@ -54,6 +54,7 @@ public struct MagnetometerCalibration: Sendable, Hashable, Codable {
         return relative < 0.01 ? .high : (relative < 0.03 ? .medium : .low)
     }
 
+#if !hasFeature(Embedded)
     private enum CodingKeys: String, CodingKey { case hardIron, softIron, fieldStrength, residual }
 
     /// Decodes a calibration and checks every field's range (see the type's documentation).
@@ -63,7 +64,7 @@ public struct MagnetometerCalibration: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let h = try c.decode([Double].self, forKey: .hardIron)
-        guard h.count == 3, h.allSatisfy(\.isFinite) else {
+        guard h.count == 3, h.allSatisfy({ $0.isFinite }) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .hardIron, in: c, debugDescription: "hardIron needs 3 finite numbers")
         }
@@ -83,10 +84,11 @@ public struct MagnetometerCalibration: Sendable, Hashable, Codable {
         try c.encode(fieldStrength, forKey: .fieldStrength)
         try c.encode(residual, forKey: .residual)
     }
+#endif
 }
 
 /// Core Motion's magnetic-field calibration accuracy levels.
-public enum MagneticFieldAccuracy: String, Sendable, Hashable, Codable, CaseIterable {
+public enum MagneticFieldAccuracy: String, Sendable, Hashable, CaseIterable {
     /// No calibration applied.
     case uncalibrated
     /// Calibrated with a poor fit (relative residual ≥ 3 %).
@@ -96,3 +98,8 @@ public enum MagneticFieldAccuracy: String, Sendable, Hashable, Codable, CaseIter
     /// Relative residual below 1 %.
     case high
 }
+
+#if !hasFeature(Embedded)
+extension MagnetometerCalibration: Codable {}
+extension MagneticFieldAccuracy: Codable {}
+#endif

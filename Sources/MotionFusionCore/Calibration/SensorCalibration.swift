@@ -2,7 +2,7 @@
 /// the sensor is used raw). `Codable` as `{"accelerometer": {…}, "gyroscope": {…},
 /// "magnetometer": {…}}` with the members of ``InertialCalibration`` and
 /// ``MagnetometerCalibration``.
-public struct SensorCalibration: Sendable, Hashable, Codable {
+public struct SensorCalibration: Sendable, Hashable {
     /// Applied to the gyroscope (rad/s in, rad/s out).
     public var gyroscope: InertialCalibration?
     /// Applied to the accelerometer (m/s² in, m/s² out).
@@ -29,3 +29,7 @@ public struct SensorCalibration: Sendable, Hashable, Codable {
         magnetometer?.accuracy ?? .uncalibrated
     }
 }
+
+#if !hasFeature(Embedded)
+extension SensorCalibration: Codable {}
+#endif

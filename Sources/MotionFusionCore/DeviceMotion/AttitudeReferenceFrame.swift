@@ -1,5 +1,5 @@
 /// Core Motion's attitude reference frames: Z vertical (up), X toward the named direction.
-public enum AttitudeReferenceFrame: String, CaseIterable, Sendable, Codable {
+public enum AttitudeReferenceFrame: String, CaseIterable, Sendable {
     /// Z up, X arbitrary in the horizontal plane (the device's heading at the start); 6D, the
     /// magnetometer is not used, so yaw drifts with the gyroscope.
     case xArbitraryZVertical
@@ -18,3 +18,7 @@ public enum AttitudeReferenceFrame: String, CaseIterable, Sendable, Codable {
     /// True for the frames that use the magnetometer.
     public var usesMagnetometer: Bool { self != .xArbitraryZVertical }
 }
+
+#if !hasFeature(Embedded)
+extension AttitudeReferenceFrame: Codable {}
+#endif

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Why a ``MotionManager`` could not start device motion as asked.
 ///
@@ -10,7 +9,7 @@ import Foundation
 ///
 /// ``DeviceMotionProcessor``'s initializers throw the same errors for true north without a finite
 /// declination.
-public enum MotionManagerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public enum MotionManagerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ``AttitudeReferenceFrame/xTrueNorthZVertical`` was asked for without a declination or a
     /// location (``MagneticDeclination``), so true north is unknown (Core Motion's
     /// `CMErrorTrueNorthNotAvailable`).
@@ -46,5 +45,4 @@ public enum MotionManagerError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 
-    public var errorDescription: String? { description }
 }

@@ -1,7 +1,7 @@
 import RealModule
 
 /// Root-mean-square orientation errors in degrees, as the BROAD benchmark scores them.
-public struct OrientationErrorSummary: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct OrientationErrorSummary: Sendable, Hashable, CustomStringConvertible {
     /// RMS of the total error angle, degrees. NaN when no sample was scored.
     public var total: Double
     /// RMS of the heading error (rotation about the vertical), degrees. NaN when no sample was
@@ -32,6 +32,7 @@ public struct OrientationErrorSummary: Sendable, Hashable, Codable, CustomString
         self.unusableReferences = unusableReferences
     }
 
+#if !hasFeature(Embedded)
     private enum CodingKeys: String, CodingKey {
         case total, heading, inclination, count, unusableEstimates, unusableReferences
     }
@@ -46,6 +47,7 @@ public struct OrientationErrorSummary: Sendable, Hashable, Codable, CustomString
         unusableEstimates = try c.decodeIfPresent(Int.self, forKey: .unusableEstimates) ?? 0
         unusableReferences = try c.decodeIfPresent(Int.self, forKey: .unusableReferences) ?? 0
     }
+#endif
 
     public var description: String {
         var text = "total \(total)°, heading \(heading)°, inclination \(inclination)° over \(count) samples"
@@ -161,3 +163,7 @@ extension SIMD3 where Scalar == Double {
     @usableFromInline
     func squareRoot() -> SIMD3 { SIMD3(x.squareRoot(), y.squareRoot(), z.squareRoot()) }
 }
+
+#if !hasFeature(Embedded)
+extension OrientationErrorSummary: Codable {}
+#endif

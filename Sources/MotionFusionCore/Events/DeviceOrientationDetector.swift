@@ -10,7 +10,7 @@
 /// change is reported at that moment. Before the first change the orientation is ``DeviceOrientation/unknown``.
 public struct DeviceOrientationDetector: Sendable {
     /// The detector's thresholds.
-    public struct Settings: Sendable, Hashable, Codable {
+    public struct Settings: Sendable, Hashable {
         /// g: the smallest gravity component along an axis that names an orientation. Default 0.75.
         public var threshold: Double
         /// s: how long a new orientation must hold. Default 0.2.
@@ -69,3 +69,7 @@ public struct DeviceOrientationDetector: Sendable {
         return .orientationChanged(timestamp: t, from: previous, to: raw)
     }
 }
+
+#if !hasFeature(Embedded)
+extension DeviceOrientationDetector.Settings: Codable {}
+#endif

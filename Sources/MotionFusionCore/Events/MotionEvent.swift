@@ -1,7 +1,7 @@
 /// The physical orientation of a device, named as `UIDeviceOrientation` names it, judged from the
 /// direction of gravity in the device frame (Core Motion's axes: x to the right edge, y to the top
 /// edge, z out of the screen).
-public enum DeviceOrientation: String, CaseIterable, Sendable, Codable, CustomStringConvertible {
+public enum DeviceOrientation: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Not yet known (no stable reading so far).
     case unknown
     /// Upright, top edge up: gravity along −y.
@@ -34,7 +34,7 @@ public enum DeviceOrientation: String, CaseIterable, Sendable, Codable, CustomSt
 }
 
 /// The direction of a sudden movement along one of the device's axes.
-public enum MovementDirection: String, CaseIterable, Sendable, Codable, CustomStringConvertible {
+public enum MovementDirection: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Toward the device's right edge (+x).
     case right
     /// Toward the left edge (−x).
@@ -97,3 +97,8 @@ public enum MotionEvent: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(timestamp) \(name) \(value)" }
 }
+
+#if !hasFeature(Embedded)
+extension DeviceOrientation: Codable {}
+extension MovementDirection: Codable {}
+#endif

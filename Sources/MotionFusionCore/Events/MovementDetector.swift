@@ -12,7 +12,7 @@
 /// and the stop that follows it are one report.
 public struct MovementDetector: Sendable {
     /// The detector's thresholds.
-    public struct Settings: Sendable, Hashable, Codable {
+    public struct Settings: Sendable, Hashable {
         /// g: the high-pass component that counts as a movement. Default 0.3.
         public var threshold: Double
         /// s: the gravity low-pass time constant. Default 0.5.
@@ -80,3 +80,7 @@ public struct MovementDetector: Sendable {
         return .movement(timestamp: t, direction: direction, peak: largest)
     }
 }
+
+#if !hasFeature(Embedded)
+extension MovementDetector.Settings: Codable {}
+#endif

@@ -20,7 +20,7 @@
 /// reaches 2–4 g. Non-finite samples are ignored; timestamps that do not advance are ignored.
 public struct ShakeDetector: Sendable {
     /// The detector's thresholds and times.
-    public struct Settings: Sendable, Hashable, Codable {
+    public struct Settings: Sendable, Hashable {
         /// g: the acceleration a swing must exceed. Default 1.5.
         public var threshold: Double
         /// Reversals needed to begin. Default 2 (three swings).
@@ -139,3 +139,7 @@ public struct ShakeDetector: Sendable {
         return cancelled ? .shakeCancelled(timestamp: t) : .shakeEnded(timestamp: t)
     }
 }
+
+#if !hasFeature(Embedded)
+extension ShakeDetector.Settings: Codable {}
+#endif

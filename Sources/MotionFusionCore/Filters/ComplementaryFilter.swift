@@ -20,7 +20,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// Time constants. Every numeric field has a valid range, given at the end of its
     /// documentation; ``validate()`` reports a value outside it, and the filter moves such values
     /// into their ranges (see ``ComplementaryFilter/settings``).
-    public struct Settings: Sendable, Hashable, Codable {
+    public struct Settings: Sendable, Hashable {
         /// τ_a, s: time constant of the tilt correction. Longer trusts the gyroscope more and
         /// rejects linear acceleration better. Default 1 s. `.infinity` turns the correction off;
         /// 0 applies it in full at every step. A negative value or NaN is outside the range, and the
@@ -451,9 +451,11 @@ extension ComplementaryFilter.Settings: RangedSettings {
     static var rules: [SettingRule<Self>] {
         [
             SettingRule(
-                "accelerometerTimeConstant", \.accelerometerTimeConstant, .nonNegativeOrInfinity, invalidBecomes: .infinity),
+                "accelerometerTimeConstant", { $0.accelerometerTimeConstant }, { $0.accelerometerTimeConstant = $1 }, .nonNegativeOrInfinity,
+                invalidBecomes: .infinity),
             SettingRule(
-                "magnetometerTimeConstant", \.magnetometerTimeConstant, .nonNegativeOrInfinity, invalidBecomes: .infinity),
+                "magnetometerTimeConstant", { $0.magnetometerTimeConstant }, { $0.magnetometerTimeConstant = $1 }, .nonNegativeOrInfinity,
+                invalidBecomes: .infinity),
         ]
     }
 
@@ -471,3 +473,7 @@ extension ComplementaryFilter.Settings: RangedSettings {
     @usableFromInline
     func clamped() -> Self { clampedToRanges() }
 }
+
+#if !hasFeature(Embedded)
+extension ComplementaryFilter.Settings: Codable {}
+#endif

@@ -9,7 +9,7 @@
 /// "North" is magnetic north unless a declination correction is applied. The filters compute in
 /// NWU internally (the frame of Madgwick's equations) and rotate their output into the chosen frame
 /// with ``fromNWU(_:)``, a fixed rotation, so every filter behaves identically in all three frames.
-public enum EarthFrame: String, CaseIterable, Sendable, Codable, CustomStringConvertible {
+public enum EarthFrame: String, CaseIterable, Sendable, CustomStringConvertible {
     /// x east, y north, z up (the default, and BROAD's frame).
     case enu
     /// x north, y west, z up.
@@ -42,3 +42,7 @@ public enum EarthFrame: String, CaseIterable, Sendable, Codable, CustomStringCon
 
     public var description: String { rawValue.uppercased() }
 }
+
+#if !hasFeature(Embedded)
+extension EarthFrame: Codable {}
+#endif

@@ -1,5 +1,5 @@
 /// Per-sample flags of a ``FusionStream`` update.
-public struct FusionFlags: OptionSet, Sendable, Hashable, Codable {
+public struct FusionFlags: OptionSet, Sendable, Hashable {
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
@@ -72,3 +72,7 @@ public struct FusionOutput<Scalar: FusionScalar>: Sendable, Hashable {
         self.flags = flags
     }
 }
+
+#if !hasFeature(Embedded)
+extension FusionFlags: Codable {}
+#endif

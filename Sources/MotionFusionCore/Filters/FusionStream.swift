@@ -30,7 +30,7 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     /// Sensor ranges and the gravity used for the derived outputs. Every numeric field has a valid
     /// range, given at the end of its documentation; ``validate()`` reports a value outside it, and
     /// the stream moves such values into their ranges (see ``FusionStream/settings``).
-    public struct Settings: Sendable, Hashable, Codable {
+    public struct Settings: Sendable, Hashable {
         /// Magnitude of gravity for ``FusionOutput/gravity``, m/s². Default 9.80665.
         /// Valid range: > 0, finite.
         public var gravityMagnitude: Scalar
@@ -228,9 +228,9 @@ extension FusionStream.Settings: RangedSettings {
     /// one table that ``validate()``, the clamp of ``FusionStream/settings`` and the tests read.
     static var rules: [SettingRule<Self>] {
         [
-            SettingRule("gravityMagnitude", \.gravityMagnitude, .positive),
-            SettingRule("gyroscopeRange", \.gyroscopeRange, .positiveOrInfinity),
-            SettingRule("accelerometerRange", \.accelerometerRange, .positiveOrInfinity),
+            SettingRule("gravityMagnitude", { $0.gravityMagnitude }, { $0.gravityMagnitude = $1 }, .positive),
+            SettingRule("gyroscopeRange", { $0.gyroscopeRange }, { $0.gyroscopeRange = $1 }, .positiveOrInfinity),
+            SettingRule("accelerometerRange", { $0.accelerometerRange }, { $0.accelerometerRange = $1 }, .positiveOrInfinity),
         ]
     }
 
@@ -248,3 +248,7 @@ extension FusionStream.Settings: RangedSettings {
     @usableFromInline
     func clamped() -> Self { clampedToRanges() }
 }
+
+#if !hasFeature(Embedded)
+extension FusionStream.Settings: Codable {}
+#endif

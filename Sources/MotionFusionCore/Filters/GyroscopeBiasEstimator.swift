@@ -17,7 +17,7 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
     /// Thresholds and time constants. Every numeric field has a valid range, given at the end of
     /// its documentation; ``validate()`` reports a value outside it, and the estimator moves such
     /// values into their ranges (see ``GyroscopeBiasEstimator/settings``).
-    public struct Settings: Sendable, Hashable, Codable {
+    public struct Settings: Sendable, Hashable {
         /// Largest deviation of the gyroscope from its low-pass value at rest, rad/s. Default 2°/s.
         /// Valid range: > 0, finite.
         public var gyroscopeThreshold: Scalar
@@ -165,12 +165,12 @@ extension GyroscopeBiasEstimator.Settings: RangedSettings {
     /// ``GyroscopeBiasEstimator/settings`` and the tests read.
     static var rules: [SettingRule<Self>] {
         [
-            SettingRule("gyroscopeThreshold", \.gyroscopeThreshold, .positive),
-            SettingRule("accelerometerThreshold", \.accelerometerThreshold, .positive),
-            SettingRule("minimumDuration", \.minimumDuration, .nonNegative),
-            SettingRule("lowPassTimeConstant", \.lowPassTimeConstant, .positive),
-            SettingRule("averagingTimeConstant", \.averagingTimeConstant, .positive),
-            SettingRule("maximumBias", \.maximumBias, .positive),
+            SettingRule("gyroscopeThreshold", { $0.gyroscopeThreshold }, { $0.gyroscopeThreshold = $1 }, .positive),
+            SettingRule("accelerometerThreshold", { $0.accelerometerThreshold }, { $0.accelerometerThreshold = $1 }, .positive),
+            SettingRule("minimumDuration", { $0.minimumDuration }, { $0.minimumDuration = $1 }, .nonNegative),
+            SettingRule("lowPassTimeConstant", { $0.lowPassTimeConstant }, { $0.lowPassTimeConstant = $1 }, .positive),
+            SettingRule("averagingTimeConstant", { $0.averagingTimeConstant }, { $0.averagingTimeConstant = $1 }, .positive),
+            SettingRule("maximumBias", { $0.maximumBias }, { $0.maximumBias = $1 }, .positive),
         ]
     }
 
@@ -188,3 +188,7 @@ extension GyroscopeBiasEstimator.Settings: RangedSettings {
     @usableFromInline
     func clamped() -> Self { clampedToRanges() }
 }
+
+#if !hasFeature(Embedded)
+extension GyroscopeBiasEstimator.Settings: Codable {}
+#endif

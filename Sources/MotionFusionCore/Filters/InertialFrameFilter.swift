@@ -88,7 +88,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// filter's arithmetic needs (time constants divide the step, sigmas are squared into variances,
     /// thresholds compare with deviations). ``validate()`` reports the first value outside its range;
     /// the filter itself moves such values into their ranges (see ``InertialFrameFilter/settings``).
-    public struct Settings: Sendable, Hashable, Codable {
+    public struct Settings: Sendable, Hashable {
         /// τ_a, s: the accelerometer's low-pass time constant in the inertial frame. Longer averages
         /// away more linear acceleration; shorter follows gyroscope drift more closely. Default 4 (the
         /// sum of both errors is smallest between 2 s and 4 s for a residual drift of 0.1–0.5°/s,
@@ -1056,6 +1056,7 @@ struct RestLowPass<Scalar: FusionScalar>: Sendable {
 }
 
 extension InertialFrameFilter.Settings {
+#if !hasFeature(Embedded)
     /// Decodes settings written by this or an earlier version: a field that is missing (one added
     /// since, such as `magneticHeadingUncertainty`) keeps its default; a field that is present must
     /// have the right type. Values are not range-checked here (see ``validate()``).
@@ -1097,6 +1098,7 @@ extension InertialFrameFilter.Settings {
         if let v = try c.decodeIfPresent(type(of: s.frame), forKey: .frame) { s.frame = v }
         self = s
     }
+#endif
 }
 
 extension InertialFrameFilter.Settings: RangedSettings {
@@ -1105,33 +1107,33 @@ extension InertialFrameFilter.Settings: RangedSettings {
     /// same ranges, and a test compares them).
     static var rules: [SettingRule<Self>] {
         [
-            SettingRule("accelerometerTimeConstant", \.accelerometerTimeConstant, .positive),
-            SettingRule("gyroscopeScaleUncertainty", \.gyroscopeScaleUncertainty, .closed(0, 0.1)),
-            SettingRule("scaleForgettingTime", \.scaleForgettingTime, .positive),
-            SettingRule("magnetometerTimeConstant", \.magnetometerTimeConstant, .positive),
-            SettingRule("biasInitialSigma", \.biasInitialSigma, .positive),
-            SettingRule("biasForgettingTime", \.biasForgettingTime, .positive),
-            SettingRule("biasDrift", \.biasDrift, .nonNegative),
-            SettingRule("biasLimit", \.biasLimit, .positive),
-            SettingRule("biasMotionSigma", \.biasMotionSigma, .positive),
-            SettingRule("biasRestSigma", \.biasRestSigma, .positive),
-            SettingRule("biasMagnetometerSigma", \.biasMagnetometerSigma, .positive),
-            SettingRule("magneticHeadingUncertainty", \.magneticHeadingUncertainty, .nonNegative),
-            SettingRule("correctionInterval", \.correctionInterval, .nonNegative),
-            SettingRule("restTimeConstant", \.restTimeConstant, .positive),
-            SettingRule("restGyroscopeThreshold", \.restGyroscopeThreshold, .positive),
-            SettingRule("restAccelerometerThreshold", \.restAccelerometerThreshold, .positive),
-            SettingRule("restMinimumDuration", \.restMinimumDuration, .nonNegative),
-            SettingRule("magneticNormThreshold", \.magneticNormThreshold, .positive),
-            SettingRule("magneticDipThreshold", \.magneticDipThreshold, .positive),
-            SettingRule("magneticReferenceTimeConstant", \.magneticReferenceTimeConstant, .positive),
-            SettingRule("magneticCurrentTimeConstant", \.magneticCurrentTimeConstant, .positive),
-            SettingRule("newFieldDuration", \.newFieldDuration, .nonNegative),
-            SettingRule("firstFieldDuration", \.firstFieldDuration, .nonNegative),
-            SettingRule("newFieldMinimumRate", \.newFieldMinimumRate, .nonNegative),
-            SettingRule("undisturbedDuration", \.undisturbedDuration, .nonNegative),
-            SettingRule("maximumRejectionDuration", \.maximumRejectionDuration, .nonNegative),
-            SettingRule("rejectionGainFactor", \.rejectionGainFactor, .atLeast(1)),
+            SettingRule("accelerometerTimeConstant", { $0.accelerometerTimeConstant }, { $0.accelerometerTimeConstant = $1 }, .positive),
+            SettingRule("gyroscopeScaleUncertainty", { $0.gyroscopeScaleUncertainty }, { $0.gyroscopeScaleUncertainty = $1 }, .closed(0, 0.1)),
+            SettingRule("scaleForgettingTime", { $0.scaleForgettingTime }, { $0.scaleForgettingTime = $1 }, .positive),
+            SettingRule("magnetometerTimeConstant", { $0.magnetometerTimeConstant }, { $0.magnetometerTimeConstant = $1 }, .positive),
+            SettingRule("biasInitialSigma", { $0.biasInitialSigma }, { $0.biasInitialSigma = $1 }, .positive),
+            SettingRule("biasForgettingTime", { $0.biasForgettingTime }, { $0.biasForgettingTime = $1 }, .positive),
+            SettingRule("biasDrift", { $0.biasDrift }, { $0.biasDrift = $1 }, .nonNegative),
+            SettingRule("biasLimit", { $0.biasLimit }, { $0.biasLimit = $1 }, .positive),
+            SettingRule("biasMotionSigma", { $0.biasMotionSigma }, { $0.biasMotionSigma = $1 }, .positive),
+            SettingRule("biasRestSigma", { $0.biasRestSigma }, { $0.biasRestSigma = $1 }, .positive),
+            SettingRule("biasMagnetometerSigma", { $0.biasMagnetometerSigma }, { $0.biasMagnetometerSigma = $1 }, .positive),
+            SettingRule("magneticHeadingUncertainty", { $0.magneticHeadingUncertainty }, { $0.magneticHeadingUncertainty = $1 }, .nonNegative),
+            SettingRule("correctionInterval", { $0.correctionInterval }, { $0.correctionInterval = $1 }, .nonNegative),
+            SettingRule("restTimeConstant", { $0.restTimeConstant }, { $0.restTimeConstant = $1 }, .positive),
+            SettingRule("restGyroscopeThreshold", { $0.restGyroscopeThreshold }, { $0.restGyroscopeThreshold = $1 }, .positive),
+            SettingRule("restAccelerometerThreshold", { $0.restAccelerometerThreshold }, { $0.restAccelerometerThreshold = $1 }, .positive),
+            SettingRule("restMinimumDuration", { $0.restMinimumDuration }, { $0.restMinimumDuration = $1 }, .nonNegative),
+            SettingRule("magneticNormThreshold", { $0.magneticNormThreshold }, { $0.magneticNormThreshold = $1 }, .positive),
+            SettingRule("magneticDipThreshold", { $0.magneticDipThreshold }, { $0.magneticDipThreshold = $1 }, .positive),
+            SettingRule("magneticReferenceTimeConstant", { $0.magneticReferenceTimeConstant }, { $0.magneticReferenceTimeConstant = $1 }, .positive),
+            SettingRule("magneticCurrentTimeConstant", { $0.magneticCurrentTimeConstant }, { $0.magneticCurrentTimeConstant = $1 }, .positive),
+            SettingRule("newFieldDuration", { $0.newFieldDuration }, { $0.newFieldDuration = $1 }, .nonNegative),
+            SettingRule("firstFieldDuration", { $0.firstFieldDuration }, { $0.firstFieldDuration = $1 }, .nonNegative),
+            SettingRule("newFieldMinimumRate", { $0.newFieldMinimumRate }, { $0.newFieldMinimumRate = $1 }, .nonNegative),
+            SettingRule("undisturbedDuration", { $0.undisturbedDuration }, { $0.undisturbedDuration = $1 }, .nonNegative),
+            SettingRule("maximumRejectionDuration", { $0.maximumRejectionDuration }, { $0.maximumRejectionDuration = $1 }, .nonNegative),
+            SettingRule("rejectionGainFactor", { $0.rejectionGainFactor }, { $0.rejectionGainFactor = $1 }, .atLeast(1)),
         ]
     }
 
@@ -1149,3 +1151,7 @@ extension InertialFrameFilter.Settings: RangedSettings {
     @usableFromInline
     func clamped() -> Self { clampedToRanges() }
 }
+
+#if !hasFeature(Embedded)
+extension InertialFrameFilter.Settings: Codable {}
+#endif

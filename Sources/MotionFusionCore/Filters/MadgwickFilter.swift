@@ -30,7 +30,7 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// Madgwick's parameters. Every numeric field has a valid range, given at the end of its
     /// documentation; ``validate()`` reports a value outside it, and the filter moves such values
     /// into their ranges (see ``MadgwickFilter/settings``).
-    public struct Settings: Sendable, Hashable, Codable {
+    public struct Settings: Sendable, Hashable {
         /// β, rad/s: the gradient-descent step, `√(3/4) ω̃_β` for a gyroscope measurement error
         /// `ω̃_β`. Larger corrects faster and follows accelerometer noise more. Default 0.1. 0 leaves
         /// the gyroscope alone. Valid range: ≥ 0, finite.
@@ -57,6 +57,7 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
             self.frame = frame
         }
 
+#if !hasFeature(Embedded)
         private enum CodingKeys: String, CodingKey { case beta, zeta, maximumBias, frame }
 
         /// Decodes the settings; `maximumBias`, added later, may be absent (then 0.1 rad/s).
@@ -67,6 +68,7 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
             maximumBias = try c.decodeIfPresent(Scalar.self, forKey: .maximumBias) ?? 0.1
             frame = try c.decode(EarthFrame.self, forKey: .frame)
         }
+#endif
     }
 
     /// The longest step the filter integrates, 1 s: an update with a longer `dt` is the update
@@ -328,9 +330,9 @@ extension MadgwickFilter.Settings: RangedSettings {
     /// ``MadgwickFilter/settings`` and the tests read.
     static var rules: [SettingRule<Self>] {
         [
-            SettingRule("beta", \.beta, .nonNegative),
-            SettingRule("zeta", \.zeta, .nonNegative),
-            SettingRule("maximumBias", \.maximumBias, .nonNegativeOrInfinity),
+            SettingRule("beta", { $0.beta }, { $0.beta = $1 }, .nonNegative),
+            SettingRule("zeta", { $0.zeta }, { $0.zeta = $1 }, .nonNegative),
+            SettingRule("maximumBias", { $0.maximumBias }, { $0.maximumBias = $1 }, .nonNegativeOrInfinity),
         ]
     }
 
@@ -348,3 +350,7 @@ extension MadgwickFilter.Settings: RangedSettings {
     @usableFromInline
     func clamped() -> Self { clampedToRanges() }
 }
+
+#if !hasFeature(Embedded)
+extension MadgwickFilter.Settings: Codable {}
+#endif

@@ -24,7 +24,7 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// Mahony's gains. Every numeric field has a valid range, given at the end of its
     /// documentation; ``validate()`` reports a value outside it, and the filter moves such values
     /// into their ranges (see ``MahonyFilter/settings``).
-    public struct Settings: Sendable, Hashable, Codable {
+    public struct Settings: Sendable, Hashable {
         /// K_p, 1/s (rad/s of correction per unit of direction error). Default 1. 0 leaves the
         /// gyroscope alone. Valid range: ≥ 0, finite.
         public var kp: Scalar
@@ -160,9 +160,9 @@ extension MahonyFilter.Settings: RangedSettings {
     /// ``MahonyFilter/settings`` and the tests read.
     static var rules: [SettingRule<Self>] {
         [
-            SettingRule("kp", \.kp, .nonNegative),
-            SettingRule("ki", \.ki, .nonNegative),
-            SettingRule("maximumBias", \.maximumBias, .nonNegativeOrInfinity),
+            SettingRule("kp", { $0.kp }, { $0.kp = $1 }, .nonNegative),
+            SettingRule("ki", { $0.ki }, { $0.ki = $1 }, .nonNegative),
+            SettingRule("maximumBias", { $0.maximumBias }, { $0.maximumBias = $1 }, .nonNegativeOrInfinity),
         ]
     }
 
@@ -180,3 +180,7 @@ extension MahonyFilter.Settings: RangedSettings {
     @usableFromInline
     func clamped() -> Self { clampedToRanges() }
 }
+
+#if !hasFeature(Embedded)
+extension MahonyFilter.Settings: Codable {}
+#endif

@@ -1,5 +1,5 @@
 /// What the clock made of a sample's timestamp.
-public enum TimestampEvent: UInt8, Sendable, Hashable, Codable {
+public enum TimestampEvent: UInt8, Sendable, Hashable {
     /// An ordinary step: `dt` is the difference to the previous timestamp.
     case regular
     /// The first sample: there is no previous one, `dt` is 0.
@@ -29,7 +29,7 @@ public enum TimestampEvent: UInt8, Sendable, Hashable, Codable {
 ///   is unknown, and integrating a stale rate over it would be a guess;
 /// - a NaN or infinite timestamp: `dt = 0`, the clock keeps its time (``TimestampEvent/invalid``).
 @frozen
-public struct SampleClock: Sendable, Hashable, Codable {
+public struct SampleClock: Sendable, Hashable {
     /// Steps longer than this (seconds) are treated as gaps. Default 1 s. `.infinity`: no step is
     /// a gap. A value outside the range (here, in the initializer or when decoded) is replaced by
     /// the default. Valid range: > 0, +∞ allowed.
@@ -74,6 +74,7 @@ public struct SampleClock: Sendable, Hashable, Codable {
         counts = .zero
     }
 
+#if !hasFeature(Embedded)
     private enum CodingKeys: String, CodingKey { case maximumGap, nominalPeriod, last, typical, counts }
 
     /// Decodes a clock; settings outside their valid ranges are replaced as in the initializer.
@@ -86,6 +87,7 @@ public struct SampleClock: Sendable, Hashable, Codable {
         counts = try c.decode(SIMD4<Int>.self, forKey: .counts)
         self = clamped()
     }
+#endif
 
     /// Accepts the next timestamp and returns the step to integrate over.
     @inlinable
@@ -128,8 +130,8 @@ extension SampleClock: RangedSettings {
     /// ``validate(maximumGap:nominalPeriod:)``, the clamp and the tests read.
     static var rules: [SettingRule<Self>] {
         [
-            SettingRule("maximumGap", \.maximumGap, .positiveOrInfinity),
-            SettingRule("nominalPeriod", \.nominalPeriod, .positive),
+            SettingRule("maximumGap", { $0.maximumGap }, { $0.maximumGap = $1 }, .positiveOrInfinity),
+            SettingRule("nominalPeriod", { $0.nominalPeriod }, { $0.nominalPeriod = $1 }, .positive),
         ]
     }
 
@@ -149,3 +151,8 @@ extension SampleClock: RangedSettings {
     @usableFromInline
     func clamped() -> Self { clampedToRanges() }
 }
+
+#if !hasFeature(Embedded)
+extension TimestampEvent: Codable {}
+extension SampleClock: Codable {}
+#endif

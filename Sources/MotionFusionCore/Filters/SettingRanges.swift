@@ -78,36 +78,41 @@ struct SettingRule<Root> {
     /// A rule for a plain field. `invalidBecomes`, when given, replaces every value outside the
     /// range instead of the clamp of ``ValidRange/clamp(_:fallback:)`` (for a field whose invalid
     /// values had a documented meaning before it had a range).
+    /// The field is read by `get` and written by `set` (closures rather than a key path, which
+    /// Embedded Swift lacks).
     init<V: BinaryFloatingPoint>(
-        _ name: String, _ path: WritableKeyPath<Root, V>, _ range: ValidRange, invalidBecomes: V? = nil
+        _ name: String, _ get: @escaping (Root) -> V, _ set: @escaping (inout Root, V) -> Void,
+        _ range: ValidRange, invalidBecomes: V? = nil
     ) {
         self.name = name
         self.range = range
-        value = { Double($0[keyPath: path]) }
-        isValid = { range.contains($0[keyPath: path]) }
+        value = { Double(get($0)) }
+        isValid = { range.contains(get($0)) }
         clamp = { settings, defaults in
-            settings[keyPath: path] =
-                invalidBecomes ?? range.clamp(settings[keyPath: path], fallback: defaults[keyPath: path])
+            set(&settings, invalidBecomes ?? range.clamp(get(settings), fallback: get(defaults)))
         }
     }
 
-    init<V: BinaryFloatingPoint>(_ name: String, _ path: WritableKeyPath<Root, V?>, _ range: ValidRange) {
+    init<V: BinaryFloatingPoint>(
+        _ name: String, _ get: @escaping (Root) -> V?, _ set: @escaping (inout Root, V?) -> Void,
+        _ range: ValidRange
+    ) {
         self.name = name
         self.range = range
-        value = { settings in settings[keyPath: path].map { Double($0) } }
-        isValid = { settings in settings[keyPath: path].map { range.contains($0) } ?? true }
+        value = { settings in get(settings).map { Double($0) } }
+        isValid = { settings in get(settings).map { range.contains($0) } ?? true }
         let nan = V.nan
         clamp = { settings, defaults in
-            guard let v = settings[keyPath: path], !range.contains(v) else { return }
-            let fallback = defaults[keyPath: path]
+            guard let v = get(settings), !range.contains(v) else { return }
+            let fallback = get(defaults)
             if v.isNaN {
-                settings[keyPath: path] = fallback
+                set(&settings, fallback)
             } else if let fallback {
-                settings[keyPath: path] = range.clamp(v, fallback: fallback)
+                set(&settings, range.clamp(v, fallback: fallback))
             } else {
                 // No default value: a closed end where there is one, else absent.
                 let end = range.clamp(v, fallback: nan)
-                settings[keyPath: path] = end.isNaN ? nil : end
+                set(&settings, end.isNaN ? nil : end)
             }
         }
     }

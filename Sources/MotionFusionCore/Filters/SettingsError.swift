@@ -1,4 +1,3 @@
-import Foundation
 
 /// Why a settings value was refused by `validate()` (``InertialFrameFilter/Settings-swift.struct/validate()``,
 /// ``MadgwickFilter/Settings-swift.struct/validate()`` and the other settings types).
@@ -6,7 +5,7 @@ import Foundation
 /// Each numeric setting has a valid range, stated in its documentation; the types that run on the
 /// settings (the filters, ``GyroscopeBiasEstimator``, ``FusionStream``, ``SampleClock``) move a value
 /// outside it into the range when the settings are set, and `validate()` reports it instead.
-public enum SettingsError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public enum SettingsError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The setting `setting` has the value `value`, which is outside its valid range, given in words
     /// (for example "> 0, finite").
     case outOfRange(setting: String, value: Double, range: String)
@@ -17,8 +16,6 @@ public enum SettingsError: Error, Equatable, Sendable, CustomStringConvertible, 
             "\(setting) = \(Self.format(value)) is outside its range (\(range))"
         }
     }
-
-    public var errorDescription: String? { description }
 
     /// The value as its own type wrote it: a `Float` setting is carried as the `Double` of the same
     /// value, and printed as the shorter `Float` text when that is exact.

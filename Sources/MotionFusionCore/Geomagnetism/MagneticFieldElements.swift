@@ -24,7 +24,7 @@ import RealModule
 ///
 /// Create values with ``WorldMagneticModel/field(latitude:longitude:heightKilometers:decimalYear:)``,
 /// or from a field vector with ``init(north:east:down:northRate:eastRate:downRate:)``.
-public struct MagneticFieldElements: Sendable, Hashable, Codable {
+public struct MagneticFieldElements: Sendable, Hashable {
     /// X, the northward component (toward true north), in nT.
     public let north: Double
     /// Y, the eastward component, in nT.
@@ -47,7 +47,7 @@ public struct MagneticFieldElements: Sendable, Hashable, Codable {
     ///
     /// Intensities are in nT per year and angles in degrees per year. Where H is exactly zero, the
     /// rates of H and D are reported as 0.
-    public struct Rates: Sendable, Hashable, Codable {
+    public struct Rates: Sendable, Hashable {
         /// dX/dt in nT per year.
         public let north: Double
         /// dY/dt in nT per year.
@@ -123,3 +123,8 @@ public struct MagneticFieldElements: Sendable, Hashable, Codable {
         }
     }
 }
+
+#if !hasFeature(Embedded)
+extension MagneticFieldElements: Codable {}
+extension MagneticFieldElements.Rates: Codable {}
+#endif

@@ -74,7 +74,7 @@ public struct WorldMagneticModel: Sendable {
         name = table.name
         epoch = table.epoch
         validYears = table.epoch...(table.epoch + 5)
-        let degree = table.terms.map(\.n).max() ?? 0
+        let degree = table.terms.map { $0.n }.max() ?? 0
         maximumDegree = degree
         let count = (degree + 1) * (degree + 2) / 2
         var g = [Double](repeating: 0, count: count), h = g, gDot = g, hDot = g

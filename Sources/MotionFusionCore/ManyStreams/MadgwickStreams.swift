@@ -143,6 +143,7 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
         process(samples, groups: 0..<groups.count)
     }
 
+#if !hasFeature(Embedded)  // Embedded Swift has no Concurrency library
     /// Runs the streams as ``process(_:)`` does, with the groups of lanes split over `taskCount`
     /// concurrent tasks (about one per core is best). Each task owns a contiguous range of groups,
     /// so the tasks share nothing but the read-only samples. With `taskCount == 1` this is
@@ -178,6 +179,7 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
             groups.replaceSubrange(range, with: parts[k])
         }
     }
+#endif
 
     /// The loop: every step, every group in `range`.
     @inlinable

@@ -113,6 +113,7 @@ public struct Attitude<Scalar: FusionScalar> {
 
 extension Attitude: Equatable, Hashable, Sendable {}
 
+#if !hasFeature(Embedded)
 extension Attitude: Codable {
     @usableFromInline
     enum CodingKeys: String, CodingKey { case quaternion }
@@ -135,6 +136,7 @@ extension Attitude: Codable {
         }
     }
 }
+#endif
 
 extension Attitude: CustomStringConvertible {
     /// Roll, pitch and yaw in degrees and the quaternion.

@@ -191,7 +191,11 @@ extension Quaternion {
     }
 }
 
-extension EulerAngles: Equatable, Hashable, Sendable, Codable {}
+extension EulerAngles: Equatable, Hashable, Sendable {}
+
+#if !hasFeature(Embedded)
+extension EulerAngles: Codable {}
+#endif
 
 
 extension EulerAngles: CustomStringConvertible {

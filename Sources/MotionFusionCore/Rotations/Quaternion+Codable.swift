@@ -1,3 +1,4 @@
+#if !hasFeature(Embedded)
 extension Quaternion: Codable {
     @usableFromInline
     enum CodingKeys: String, CodingKey {
@@ -30,3 +31,4 @@ extension Quaternion: CustomStringConvertible {
         "Quaternion(w: \(w), x: \(x), y: \(y), z: \(z))"
     }
 }
+#endif

@@ -165,6 +165,7 @@ extension RotationMatrix {
 
 extension RotationMatrix: Equatable, Hashable, Sendable {}
 
+#if !hasFeature(Embedded)
 extension RotationMatrix: Codable {
     /// Encodes as nested row-major arrays `[[r00, r01, r02], [r10, r11, r12], [r20, r21, r22]]`.
     public func encode(to encoder: any Encoder) throws {
@@ -194,6 +195,7 @@ extension RotationMatrix: Codable {
         self.init(rows: rows[0], rows[1], rows[2])
     }
 }
+#endif
 
 extension RotationMatrix: CustomStringConvertible {
     /// The rows, e.g. `RotationMatrix([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0])`.

@@ -8,7 +8,7 @@
 /// The six Tait–Bryan sequences (three different axes) have their middle angle in [−π/2, π/2]
 /// and are gimbal-locked at ±π/2; the six proper Euler sequences (first axis repeated) have their
 /// middle angle in [0, π] and are locked at 0 and π.
-public enum RotationSequence: String, CaseIterable, Codable, Sendable, CustomStringConvertible {
+public enum RotationSequence: String, CaseIterable, Sendable, CustomStringConvertible {
     case xyz = "XYZ"
     case xzy = "XZY"
     case yxz = "YXZ"
@@ -58,3 +58,7 @@ public enum RotationSequence: String, CaseIterable, Codable, Sendable, CustomStr
 
     public var description: String { rawValue }
 }
+
+#if !hasFeature(Embedded)
+extension RotationSequence: Codable {}
+#endif

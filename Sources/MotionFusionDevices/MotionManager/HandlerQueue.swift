@@ -1,3 +1,5 @@
+import MotionFusionCore
+import MotionFusionIO
 import Foundation
 
 /// The queue a ``MotionManager`` handler runs on: a `DispatchQueue` or an `OperationQueue`.

@@ -1,3 +1,5 @@
+import MotionFusionCore
+import MotionFusionIO
 import Foundation
 
 /// The magnetic declination that turns magnetic north into true north for

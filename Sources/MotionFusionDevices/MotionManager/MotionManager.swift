@@ -1,3 +1,5 @@
+import MotionFusionCore
+import MotionFusionIO
 import Foundation
 
 /// An accelerometer sample as Core Motion reports it (`CMAccelerometerData`): g, with Core Motion's

@@ -1,3 +1,5 @@
+import MotionFusionCore
+import MotionFusionIO
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

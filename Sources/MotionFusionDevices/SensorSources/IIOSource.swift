@@ -1,3 +1,5 @@
+import MotionFusionCore
+import MotionFusionIO
 import Foundation
 
 /// Polls Linux IIO devices (``IIODevice``) as a ``MotionSource``: every period it reads each channel

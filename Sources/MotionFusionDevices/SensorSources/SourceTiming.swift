@@ -1,3 +1,5 @@
+import MotionFusionCore
+import MotionFusionIO
 import Foundation
 
 extension Duration {

@@ -1,3 +1,5 @@
+import MotionFusionCore
+import MotionFusionIO
 /// The kernel that rotates many vectors by one rotation.
 public enum BatchRotationKernel: String, CaseIterable, Sendable {
     /// A loop of SIMD matrix × vector products (three multiply-adds per vector). The default: on the

@@ -1,7 +1,15 @@
+import MotionFusionCore
+#if canImport(Accelerate)
+internal import Accelerate
+#else
 internal import CLAPACK
+#endif
 
 /// The library's only door to the system LAPACK and BLAS. Everything here is internal: LAPACK types
-/// and status codes never reach the public API.
+/// and status codes never reach the public API. On Linux (and other systems with pkg-config) it is
+/// the system LAPACKE and CBLAS; on Apple platforms Accelerate's LAPACK and BLAS, through the
+/// LAPACKE-shaped wrappers in `LAPACK+Accelerate.swift`. The Apple path is compiled only where a Mac
+/// builds the package: this project's CI runs on Linux.
 ///
 /// Matrices are column-major `[Double]`. The routines copy their input, so callers keep theirs.
 enum LAPACK {

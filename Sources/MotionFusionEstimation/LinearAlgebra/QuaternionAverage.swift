@@ -1,3 +1,5 @@
+import MotionFusionCore
+import MotionFusionIO
 import RealModule
 
 extension Quaternion {

@@ -1,3 +1,5 @@
+import MotionFusionCore
+import MotionFusionIO
 import RealModule
 
 /// How ``Wahba/solve(reference:observed:weights:method:)`` finds the optimal rotation.
@@ -139,9 +141,9 @@ public enum Wahba {
     }
 }
 
-/// The rotation nearest a 3 × 3 matrix (orthogonal Procrustes), through LAPACK's SVD.
-@usableFromInline
-enum NearestRotation {
+/// The attitude profile's nearest rotation through LAPACK's SVD (the core's ``NearestRotation`` has
+/// the plain-Swift version for any matrix).
+extension NearestRotation {
     /// The rotation R maximizing tr(Rᵀ B) for row-major `b`. With `requireUnique`, throws when it is
     /// not unique, that is when s₂ + d·s₃ ≤ `tolerance` (Markley's condition: the gap between the two
     /// largest eigenvalues of K); otherwise returns one of the maximizers.
@@ -165,23 +167,5 @@ enum NearestRotation {
         var scaledU = uMatrix
         scaledU.column2 *= d
         return scaledU * vtMatrix
-    }
-
-    /// A nearest rotation of any finite non-zero matrix (one of several where it is not unique, as
-    /// for a reflection), or nil for the zero matrix or when LAPACK fails.
-    @usableFromInline
-    @_specialize(where Scalar == Double)
-    @_specialize(where Scalar == Float)
-    static func ofMatrix<Scalar: FusionScalar>(_ m: RotationMatrix<Scalar>) -> RotationMatrix<Scalar>? {
-        guard m.isFinite else { return nil }
-        var d = RotationMatrix<Double>(m)
-        // The nearest rotation of c·M is that of M (c > 0): scale to elements ≤ 1 first.
-        let largest = d.maximumDifference(to: RotationMatrix(columns: .zero, .zero, .zero))
-        guard largest > 0 else { return nil }
-        d = RotationMatrix(columns: d.column0 / largest, d.column1 / largest, d.column2 / largest)
-        let (r0, r1, r2) = d.rows
-        let b = [[r0.x, r0.y, r0.z], [r1.x, r1.y, r1.z], [r2.x, r2.y, r2.z]]
-        guard let r = try? fromProfile(b, tolerance: 0, requireUnique: false) else { return nil }
-        return RotationMatrix<Scalar>(r)
     }
 }

@@ -1,0 +1,108 @@
+/// Eigenvalues and eigenvectors of a symmetric 3 × 3 matrix by the cyclic Jacobi method: plain
+/// Swift, no LAPACK, no allocation, so the core can find singular values and nearest rotations in
+/// every build (Embedded Swift included). Jacobi rotations are backward stable and give small
+/// eigenvalues with high relative accuracy; a 3 × 3 matrix converges in a handful of sweeps.
+@usableFromInline
+package struct SymmetricEigen3: Sendable {
+    /// The eigenvalues, largest first.
+    package var values: SIMD3<Double>
+    /// The unit eigenvectors, in the order of ``values``; a right-handed orthonormal basis.
+    package var vectors: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+
+    /// Decomposes the symmetric matrix with columns `c0`, `c1`, `c2` (only the upper triangle is
+    /// read). Nil when an element is not finite.
+    package init?(columns c0: SIMD3<Double>, _ c1: SIMD3<Double>, _ c2: SIMD3<Double>) {
+        var a = [[c0.x, c1.x, c2.x], [c1.x, c1.y, c2.y], [c2.x, c2.y, c2.z]]
+        guard a.allSatisfy({ $0.allSatisfy({ $0.isFinite }) }) else { return nil }
+        var v = [[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]]  // rows: v[i][k] is component i of vector k
+        for _ in 0..<50 {
+            let off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2]
+            let diagonal = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2]
+            if off == 0 || off <= Double.ulpOfOne * Double.ulpOfOne * diagonal { break }
+            for (p, q) in [(0, 1), (0, 2), (1, 2)] where a[p][q] != 0 {
+                // The rotation that zeroes a[p][q] (Golub and Van Loan, Algorithm 8.5.1).
+                let theta = (a[q][q] - a[p][p]) / (2 * a[p][q])
+                let t = (theta >= 0 ? 1 : -1) / (abs(theta) + (theta * theta + 1).squareRoot())
+                let c = 1 / (t * t + 1).squareRoot()
+                let s = t * c
+                for k in 0..<3 {
+                    let akp = a[k][p], akq = a[k][q]
+                    a[k][p] = c * akp - s * akq
+                    a[k][q] = s * akp + c * akq
+                }
+                for k in 0..<3 {
+                    let apk = a[p][k], aqk = a[q][k]
+                    a[p][k] = c * apk - s * aqk
+                    a[q][k] = s * apk + c * aqk
+                }
+                for k in 0..<3 {
+                    let vkp = v[k][p], vkq = v[k][q]
+                    v[k][p] = c * vkp - s * vkq
+                    v[k][q] = s * vkp + c * vkq
+                }
+            }
+        }
+        var order = [0, 1, 2]
+        order.sort { a[$0][$0] > a[$1][$1] }
+        func column(_ k: Int) -> SIMD3<Double> { SIMD3(v[0][k], v[1][k], v[2][k]) }
+        let e0 = column(order[0])
+        let e1 = column(order[1])
+        let cross = SIMD3(e0.y * e1.z - e0.z * e1.y, e0.z * e1.x - e0.x * e1.z, e0.x * e1.y - e0.y * e1.x)
+        values = SIMD3(a[order[0]][order[0]], a[order[1]][order[1]], a[order[2]][order[2]])
+        vectors = (e0, e1, cross)
+    }
+}
+
+extension RotationMatrix {
+    /// The singular values of this 3 × 3 matrix (any matrix, not only a rotation), largest first,
+    /// from the eigenvalues of MᵀM; nil when an element is not finite.
+    package var singularValues: SIMD3<Double>? {
+        let m = RotationMatrix<Double>(self)
+        let g0 = m.transposed * m
+        guard let e = SymmetricEigen3(columns: g0.column0, g0.column1, g0.column2) else { return nil }
+        return SIMD3(e.values.x.squareRoot(), max(e.values.y, 0).squareRoot(), max(e.values.z, 0).squareRoot())
+    }
+}
+
+/// The rotation nearest a 3 × 3 matrix in the Frobenius norm (the orthogonal Procrustes problem:
+/// R = U diag(1, 1, det U det V) Vᵀ for M = U S Vᵀ), from the eigenvectors of MᵀM — the right
+/// singular vectors — in plain Swift.
+@usableFromInline
+package enum NearestRotation {
+    /// A nearest rotation of any finite non-zero matrix (one of several where it is not unique, as
+    /// for a matrix of rank one or a reflection), or nil for the zero matrix or a non-finite one.
+    @usableFromInline
+    package static func ofMatrix<Scalar: FusionScalar>(_ m: RotationMatrix<Scalar>) -> RotationMatrix<Scalar>? {
+        guard m.isFinite else { return nil }
+        var d = RotationMatrix<Double>(m)
+        // The nearest rotation of c·M is that of M (c > 0): scale to elements ≤ 1 first.
+        let largest = d.maximumDifference(to: RotationMatrix(columns: .zero, .zero, .zero))
+        guard largest > 0 else { return nil }
+        d = RotationMatrix(columns: d.column0 / largest, d.column1 / largest, d.column2 / largest)
+        let g = d.transposed * d
+        guard let e = SymmetricEigen3(columns: g.column0, g.column1, g.column2) else { return nil }
+        let (v0, v1, v2) = e.vectors
+        func unit(_ x: SIMD3<Double>) -> SIMD3<Double>? {
+            let n = (x * x).sum().squareRoot()
+            return n > 0 && n.isFinite ? x / n : nil
+        }
+        // u_i = M v_i / s_i for the two largest singular values; the third completes a right-handed
+        // basis, which puts the sign d = det U det V of the Procrustes solution in.
+        guard let u0 = unit(d * v0) else { return nil }
+        var w = d * v1
+        w -= (w * u0).sum() * u0
+        let u1: SIMD3<Double>
+        if e.values.y > e.values.x * 1e-24, let n = unit(w) {
+            u1 = n
+        } else {
+            // Rank one: any unit vector perpendicular to u0.
+            let helper: SIMD3<Double> = abs(u0.x) < 0.9 ? SIMD3(1, 0, 0) : SIMD3(0, 1, 0)
+            guard let n = unit(helper - (helper * u0).sum() * u0) else { return nil }
+            u1 = n
+        }
+        let u2 = SIMD3(u0.y * u1.z - u0.z * u1.y, u0.z * u1.x - u0.x * u1.z, u0.x * u1.y - u0.y * u1.x)
+        let u = RotationMatrix<Double>(columns: u0, u1, u2)
+        let v = RotationMatrix<Double>(columns: v0, v1, v2)
+        return RotationMatrix<Scalar>(u * v.transposed)
+    }
+}
