@@ -78,6 +78,39 @@ struct LinearAlgebraTests {
         #expect((try? Quaternion.average([a, b], weights: [2, 1]))?.angle(to: a) ?? 1 < 1e-12)
     }
 
+    /// The core's plain-Swift nearest rotation and singular values (Jacobi on MᵀM) against LAPACK's
+    /// SVD (dgesvd), an independent implementation, on general matrices: any scale, negative
+    /// determinants (the Procrustes sign), and nearly rank-two ones.
+    @Test func plainSwiftNearestRotationMatchesLAPACK() throws {
+        var random = TestRandom(seed: 11)
+        for trial in 0..<300 {
+            var m = RotationMatrix<Double>(
+                columns: random.gaussianVector(), random.gaussianVector(), random.gaussianVector())
+            if trial % 3 == 1 { m.column2 *= -1 }  // a reflection part
+            if trial % 3 == 2 { m.column2 = 0.5 * m.column0 - 2 * m.column1 + 1e-6 * random.gaussianVector() }
+            let (r0, r1, r2) = m.rows
+            let profile = [[r0.x, r0.y, r0.z], [r1.x, r1.y, r1.z], [r2.x, r2.y, r2.z]]
+            let lapack = try NearestRotation.fromProfile(profile, tolerance: 0, requireUnique: false)
+            let plain = try #require(NearestRotation.ofMatrix(m))
+            #expect(plain.maximumDifference(to: lapack) <= 1e-9, "trial \(trial)")
+            #expect(abs(plain.determinant - 1) <= 1e-14)
+            let columnMajor = [m.column0.x, m.column0.y, m.column0.z, m.column1.x, m.column1.y, m.column1.z,
+                               m.column2.x, m.column2.y, m.column2.z]
+            let s = try LAPACK.singularValueDecomposition(columnMajor, rows: 3, columns: 3, computeU: false)
+                .singularValues
+            let mine = try #require(m.singularValues)
+            // Through MᵀM a singular value s_k errs by about ulp · s₁² / s_k (the eigenvalue s_k² is
+            // accurate to ulp · s₁²): relatively accurate for the well-conditioned calibration
+            // matrices it checks (condition ≤ 10), not for a nearly singular one.
+            for k in 0..<3 {
+                let bound = 8 * Double.ulpOfOne * s[0] * s[0] / s[k]
+                #expect(abs(mine[k] - s[k]) <= bound, "trial \(trial) s\(k)")
+            }
+        }
+        #expect(NearestRotation.ofMatrix(RotationMatrix<Double>(columns: .zero, .zero, .zero)) == nil)
+        #expect(NearestRotation.ofMatrix(RotationMatrix<Double>(columns: SIMD3(.nan, 0, 0), .zero, .zero)) == nil)
+    }
+
     @Test func orthonormalizedIsNearestRotation() {
         var random = TestRandom(seed: 7)
         for _ in 0..<200 {

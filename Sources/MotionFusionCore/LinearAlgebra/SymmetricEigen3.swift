@@ -12,50 +12,65 @@ package struct SymmetricEigen3: Sendable {
     /// Decomposes the symmetric matrix with columns `c0`, `c1`, `c2` (only the upper triangle is
     /// read). Nil when an element is not finite.
     package init?(columns c0: SIMD3<Double>, _ c1: SIMD3<Double>, _ c2: SIMD3<Double>) {
-        var a = [[c0.x, c1.x, c2.x], [c1.x, c1.y, c2.y], [c2.x, c2.y, c2.z]]
-        guard a.allSatisfy({ $0.allSatisfy({ $0.isFinite }) }) else { return nil }
-        var v = [[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]]  // rows: v[i][k] is component i of vector k
+        // Row-major 3 × 3 in SIMD16 lanes (0–8): no heap allocation, for Embedded builds too.
+        var a = SIMD16<Double>(repeating: 0)
+        a[0] = c0.x; a[1] = c1.x; a[2] = c2.x
+        a[3] = c1.x; a[4] = c1.y; a[5] = c2.y
+        a[6] = c2.x; a[7] = c2.y; a[8] = c2.z
+        for i in 0..<9 where !a[i].isFinite { return nil }
+        var v = SIMD16<Double>(repeating: 0)  // v[3 i + k] is component i of vector k
+        v[0] = 1; v[4] = 1; v[8] = 1
         for _ in 0..<50 {
-            let off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2]
-            let diagonal = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2]
+            let off = a[1] * a[1] + a[2] * a[2] + a[5] * a[5]
+            let diagonal = a[0] * a[0] + a[4] * a[4] + a[8] * a[8]
             if off == 0 || off <= Double.ulpOfOne * Double.ulpOfOne * diagonal { break }
-            for (p, q) in [(0, 1), (0, 2), (1, 2)] where a[p][q] != 0 {
+            for pair in 0..<3 {
+                let (p, q) = pair == 0 ? (0, 1) : pair == 1 ? (0, 2) : (1, 2)
+                guard a[3 * p + q] != 0 else { continue }
                 // The rotation that zeroes a[p][q] (Golub and Van Loan, Algorithm 8.5.1).
-                let theta = (a[q][q] - a[p][p]) / (2 * a[p][q])
+                let apq = a[3 * p + q]
+                let theta = (a[3 * q + q] - a[3 * p + p]) / (2 * apq)
                 let t = (theta >= 0 ? 1 : -1) / (abs(theta) + (theta * theta + 1).squareRoot())
                 let c = 1 / (t * t + 1).squareRoot()
                 let s = t * c
                 for k in 0..<3 {
-                    let akp = a[k][p], akq = a[k][q]
-                    a[k][p] = c * akp - s * akq
-                    a[k][q] = s * akp + c * akq
+                    let akp = a[3 * k + p], akq = a[3 * k + q]
+                    a[3 * k + p] = c * akp - s * akq
+                    a[3 * k + q] = s * akp + c * akq
                 }
                 for k in 0..<3 {
-                    let apk = a[p][k], aqk = a[q][k]
-                    a[p][k] = c * apk - s * aqk
-                    a[q][k] = s * apk + c * aqk
+                    let apk = a[3 * p + k], aqk = a[3 * q + k]
+                    a[3 * p + k] = c * apk - s * aqk
+                    a[3 * q + k] = s * apk + c * aqk
                 }
                 for k in 0..<3 {
-                    let vkp = v[k][p], vkq = v[k][q]
-                    v[k][p] = c * vkp - s * vkq
-                    v[k][q] = s * vkp + c * vkq
+                    let vkp = v[3 * k + p], vkq = v[3 * k + q]
+                    v[3 * k + p] = c * vkp - s * vkq
+                    v[3 * k + q] = s * vkp + c * vkq
                 }
             }
         }
-        var order = [0, 1, 2]
-        order.sort { a[$0][$0] > a[$1][$1] }
-        func column(_ k: Int) -> SIMD3<Double> { SIMD3(v[0][k], v[1][k], v[2][k]) }
+        // Sort the three eigenvalues, largest first.
+        var order = SIMD3<Int>(0, 1, 2)
+        func value(_ k: Int) -> Double { a[4 * k] }
+        if value(order[1]) > value(order[0]) { order = SIMD3(order[1], order[0], order[2]) }
+        if value(order[2]) > value(order[1]) { order = SIMD3(order[0], order[2], order[1]) }
+        if value(order[1]) > value(order[0]) { order = SIMD3(order[1], order[0], order[2]) }
+        func column(_ k: Int) -> SIMD3<Double> { SIMD3(v[k], v[3 + k], v[6 + k]) }
         let e0 = column(order[0])
         let e1 = column(order[1])
         let cross = SIMD3(e0.y * e1.z - e0.z * e1.y, e0.z * e1.x - e0.x * e1.z, e0.x * e1.y - e0.y * e1.x)
-        values = SIMD3(a[order[0]][order[0]], a[order[1]][order[1]], a[order[2]][order[2]])
+        values = SIMD3(value(order[0]), value(order[1]), value(order[2]))
         vectors = (e0, e1, cross)
     }
 }
 
 extension RotationMatrix {
     /// The singular values of this 3 × 3 matrix (any matrix, not only a rotation), largest first,
-    /// from the eigenvalues of MᵀM; nil when an element is not finite.
+    /// from the eigenvalues of MᵀM; nil when an element is not finite. Each `s_k` errs by about
+    /// `ulp · s₁² / s_k`: relatively accurate for a well-conditioned matrix (the calibration checks
+    /// reject condition numbers above 10), not for a nearly singular one, where LAPACK's SVD is
+    /// needed (MotionFusionEstimation).
     package var singularValues: SIMD3<Double>? {
         let m = RotationMatrix<Double>(self)
         let g0 = m.transposed * m
