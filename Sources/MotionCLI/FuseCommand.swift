@@ -92,7 +92,7 @@ struct FuseCommand: ParsableCommand {
     @Option(
         name: .customLong("set"),
         help: ArgumentHelp(
-            "Inertial filter: set any InertialFrameFilter.Settings field, e.g. --set biasRestSigma=0.001 (SI units: s, rad/s, rad, m/s²; true/false for switches).",
+            "Set any field of the chosen filter's Settings (InertialFrameFilter, MadgwickFilter, MahonyFilter or ComplementaryFilter), after the flags, e.g. --set biasRestSigma=0.001 or --filter madgwick --set beta=0.05 (SI units: s, rad/s, rad, m/s²; true/false for switches; enu/nwu/ned for frame). An unknown name lists the filter's settings.",
             valueName: "name=value"))
     var settingOverrides: [String] = []
 
@@ -154,20 +154,22 @@ struct FuseCommand: ParsableCommand {
     func run<S: FusionScalar>(_: S.Type) throws {
         switch filter {
         case .inertial:
-            var settings = try InertialSettingsOverrides.apply(settingOverrides, to: InertialFrameFilter<S>.Settings(frame: frame))
+            var settings = InertialFrameFilter<S>.Settings(frame: frame)
             if let accelerometerTimeConstant { settings.accelerometerTimeConstant = S(accelerometerTimeConstant) }
             if let magnetometerTimeConstant { settings.magnetometerTimeConstant = S(magnetometerTimeConstant) }
-            try fuse(InertialFrameFilter<S>(settings: settings))
+            try fuse(InertialFrameFilter<S>(settings: SettingsOverrides.apply(settingOverrides, to: settings, filter: "inertial")))
         case .madgwick:
-            try fuse(MadgwickFilter<S>(settings: .init(beta: S(beta), zeta: S(zeta), frame: frame)))
+            let settings = MadgwickFilter<S>.Settings(beta: S(beta), zeta: S(zeta), frame: frame)
+            try fuse(MadgwickFilter<S>(settings: SettingsOverrides.apply(settingOverrides, to: settings, filter: "madgwick")))
         case .mahony:
-            try fuse(MahonyFilter<S>(settings: .init(kp: S(kp), ki: S(ki), maximumBias: S(maximumBias), frame: frame)))
+            let settings = MahonyFilter<S>.Settings(kp: S(kp), ki: S(ki), maximumBias: S(maximumBias), frame: frame)
+            try fuse(MahonyFilter<S>(settings: SettingsOverrides.apply(settingOverrides, to: settings, filter: "mahony")))
         case .complementary:
+            let settings = ComplementaryFilter<S>.Settings(
+                accelerometerTimeConstant: S(accelerometerTimeConstant ?? 1),
+                magnetometerTimeConstant: S(magnetometerTimeConstant ?? 2), frame: frame)
             try fuse(
-                ComplementaryFilter<S>(
-                    settings: .init(
-                        accelerometerTimeConstant: S(accelerometerTimeConstant ?? 1),
-                        magnetometerTimeConstant: S(magnetometerTimeConstant ?? 2), frame: frame)))
+                ComplementaryFilter<S>(settings: SettingsOverrides.apply(settingOverrides, to: settings, filter: "complementary")))
         }
     }
 
