@@ -2,6 +2,7 @@
 // compile time.
 //   MF_FILTER  MF_NONE (the baseline: no filter), MF_DEFAULT (InertialFrameFilter), MF_MADGWICK,
 //              MF_COMPLEMENTARY (those three from FilterRuns.swift) or MF_FUSION (x-io Fusion's C AHRS)
+//   MF_READ    time the run with the quaternion read after every update (as an application does)
 //   MF_TRACE   print every output quaternion (bit patterns in hex) instead of timing the run
 //   MF_HOST    build for the host (trace only; no SysTick, no semihosting)
 // Timing: SysTick runs from the processor clock; under `qemu-system-arm -icount shift=0` that is one
@@ -24,6 +25,12 @@
 #endif
 #include "samples.h"
 
+#ifdef MF_READ
+#define MF_READ_EVERY 1
+#else
+#define MF_READ_EVERY 0
+#endif
+
 typedef void mf_run_function(const float *samples, int32_t count, float dt, float *quaternion);
 
 #if MF_FILTER == MF_NONE
@@ -41,7 +48,9 @@ __attribute__((noipa)) static void none_run(const float *samples, int32_t count,
 #include "Fusion.h"
 // FusionAhrsUpdate with Fusion's default settings (gain 0.5, NWU, no rejection, no gyroscope range)
 // at the data's sample period. The samples are already in Fusion's units.
-static inline void fusion_loop(const float *s, int32_t count, float dt, float *out, int every) {
+// `read`: 0, the last quaternion only; 1, the quaternion after every update, into out[0…3]; 2, the
+// quaternion after every update i into out[4 i…].
+static inline void fusion_loop(const float *s, int32_t count, float dt, float *out, int read) {
     FusionAhrs ahrs;
     FusionAhrsInitialise(&ahrs);
     FusionAhrsSettings settings = fusionAhrsDefaultSettings;
@@ -53,18 +62,26 @@ static inline void fusion_loop(const float *s, int32_t count, float dt, float *o
         const FusionVector a = {.axis = {s[3], s[4], s[5]}};
         const FusionVector m = {.axis = {s[6], s[7], s[8]}};
         FusionAhrsUpdate(&ahrs, g, a, m);
-        if (every) memcpy(out + 4 * i, FusionAhrsGetQuaternion(&ahrs).array, 16);
+        if (read) memcpy(out + (read == 2 ? 4 * i : 0), FusionAhrsGetQuaternion(&ahrs).array, 16);
     }
-    if (!every) memcpy(out, FusionAhrsGetQuaternion(&ahrs).array, 16);
+    if (!read) memcpy(out, FusionAhrsGetQuaternion(&ahrs).array, 16);
 }
+#if defined(MF_TRACE)
+__attribute__((noinline)) static void fusion_trace(const float *s, int32_t n, float dt, float *out) {
+    fusion_loop(s, n, dt, out, 2);
+}
+#define MF_RUN_TRACE fusion_trace
+#elif defined(MF_READ)
+__attribute__((noinline)) static void fusion_read(const float *s, int32_t n, float dt, float *q) {
+    fusion_loop(s, n, dt, q, 1);
+}
+#define MF_RUN fusion_read
+#else
 __attribute__((noinline)) static void fusion_run(const float *s, int32_t n, float dt, float *q) {
     fusion_loop(s, n, dt, q, 0);
 }
-__attribute__((noinline, unused)) static void fusion_trace(const float *s, int32_t n, float dt, float *out) {
-    fusion_loop(s, n, dt, out, 1);
-}
 #define MF_RUN fusion_run
-#define MF_RUN_TRACE fusion_trace
+#endif
 
 #else
 #if MF_FILTER == MF_DEFAULT
@@ -79,8 +96,12 @@ __attribute__((noinline, unused)) static void fusion_trace(const float *s, int32
 #else
 #error "MF_FILTER must be MF_NONE, MF_DEFAULT, MF_MADGWICK, MF_COMPLEMENTARY or MF_FUSION"
 #endif
-extern mf_run_function MF_SWIFT(run), MF_SWIFT(trace);
+extern mf_run_function MF_SWIFT(run), MF_SWIFT(read), MF_SWIFT(trace);
+#ifdef MF_READ
+#define MF_RUN MF_SWIFT(read)
+#else
 #define MF_RUN MF_SWIFT(run)
+#endif
 #define MF_RUN_TRACE MF_SWIFT(trace)
 #endif
 
@@ -167,8 +188,8 @@ static int run_timed(void) {
     if (ticks > 0xFFFFFFFFu) ticks = 0xFFFFFFFFu;  // (printed as 32 bits; 171e9 instructions)
     printf("calibration loop1=1000000 ticks1=%lu loop2=3000000 ticks2=%lu\n", (unsigned long)short_loop,
            (unsigned long)long_loop);
-    printf("result filter=%s samples=%d ticks=%lu stack=%lu allocations=%lu allocated=%lu q=%.9g,%.9g,%.9g,%.9g\n",
-           MF_NAME, MF_SAMPLE_COUNT, (unsigned long)ticks, (unsigned long)stack, (unsigned long)calls,
+    printf("result filter=%s read=%d samples=%d ticks=%lu stack=%lu allocations=%lu allocated=%lu q=%.9g,%.9g,%.9g,%.9g\n",
+           MF_NAME, MF_READ_EVERY, MF_SAMPLE_COUNT, (unsigned long)ticks, (unsigned long)stack, (unsigned long)calls,
            (unsigned long)bytes, (double)q[0], (double)q[1], (double)q[2], (double)q[3]);
     return 0;
 }

@@ -8,10 +8,16 @@
   compare NAME FIRMWARE HOST  largest rotation angle between two quaternion traces (lines of four
                               float bit patterns in hex); exit 1 above 1e-5 rad
   report RESULTS.tsv          the footprint table in Markdown and the result summary
+  profile ELF LOG [N]         instructions per function of the timed run, from QEMU's
+                              `-d in_asm,exec,nochain` log of ELF (a file or a pipe): the N largest
 """
+import bisect
+import collections
 import csv
 import math
+import re
 import struct
+import subprocess
 import sys
 
 STANDARD_GRAVITY = 9.80665  # m/s² per g (Fusion's accelerometer unit)
@@ -113,41 +119,115 @@ def compare(name, firmware, host):
 
 
 def report(path):
+    """The footprint table (flash and RAM of the firmware that reads the quaternion after every
+    update, against the baseline's) and the ratios to Fusion."""
     with open(path) as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
-    by = {r["firmware"]: r for r in rows}
-    base = by["none"]
+    order = list(dict.fromkeys(r["firmware"] for r in rows))
+    by = {(r["firmware"], r["mode"]): r for r in rows}
     names = {
+        "none": "baseline (no filter)",
         "default": "InertialFrameFilter (default)",
         "madgwick": "MadgwickFilter",
         "complementary": "ComplementaryFilter",
-        "fusion": "x-io Fusion C AHRS 1.3.3",
-        "none": "baseline (no filter)",
+        "fusion": "x-io Fusion 1.3.3 C AHRS",
     }
 
     def ram(r):
         return int(r["data"]) + int(r["bss"]) + int(r["stack"])
 
-    print("| firmware | flash (text) B | Δ flash B | RAM (data+bss+stack) B | Δ RAM B | stack B "
-          "| instructions/sample | allocations |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        text = int(r["text"])
-        per = float(r["per_sample"])
-        delta = lambda a, b: f"{a - b:+d}" if r is not base else "—"
-        print(f"| {names.get(r['firmware'], r['firmware'])} | {text} | {delta(text, int(base['text']))} "
-              f"| {ram(r)} | {delta(ram(r), ram(base))} | {r['stack']} "
-              f"| {per:.1f} | {r['allocations']} |")
-    out = []
-    fusion = float(by["fusion"]["per_sample"]) if "fusion" in by else None
-    for key, goal in (("default", 2.0), ("madgwick", 1.2)):
-        if key in by and fusion:
-            ratio = float(by[key]["per_sample"]) / fusion
-            status = "met" if ratio <= goal else "missed"
-            out.append(f"{key} {ratio:.2f}× Fusion (goal ≤ {goal}×: {status})")
-    if "complementary" in by and fusion:
-        out.append(f"complementary {float(by['complementary']['per_sample']) / fusion:.2f}× Fusion")
-    return out
+    base = by[("none", "read")]
+    print("| firmware | flash (text) B | Δ flash B | RAM (data+bss+stack) B | Δ RAM B | stack B | instructions/sample, update "
+          "| instructions/sample, update + read q | allocations |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name in order:
+        r, u = by[(name, "read")], by[(name, "update")]
+        label = names.get(name) or names.get(name.rsplit("-", 1)[0], name) + " (-" + name.rsplit("-", 1)[1] + ")"
+        is_base = name == "none"
+        d_text = "—" if is_base else f"{int(r['text']) - int(base['text']):+d}"
+        d_ram = "—" if is_base else f"{ram(r) - ram(base):+d}"
+        print(f"| {label} | {r['text']} | {d_text} | {ram(r)} | {d_ram} | {r['stack']} "
+              f"| {float(u['per_sample']):.1f} | {float(r['per_sample']):.1f} "
+              f"| {int(u['allocations']) + int(r['allocations'])} |")
+    ratios = []
+    if ("fusion", "update") in by:
+        for key, goal in (("default", 2.0), ("madgwick", 1.2), ("complementary", None)):
+            if (key, "update") not in by:
+                continue
+            parts = []
+            for mode in ("update", "read"):
+                parts.append(float(by[(key, mode)]["per_sample"]) / float(by[("fusion", mode)]["per_sample"]))
+            text = f"{key} {parts[0]:.2f}× Fusion ({parts[1]:.2f}× reading q)"
+            if goal:
+                text += f", goal ≤ {goal}×: {'met' if parts[0] <= goal else 'missed'}"
+            ratios.append(text)
+    return ratios
+
+
+def profile(elf, log, top=12):
+    """Counts the instructions of every translation block QEMU executes (block length from its
+    `IN:` listing, one `Trace` line per execution) and adds them up per function, from the timed
+    run's entry (a *_run or *_read function) until control is back in main."""
+    symbols = []
+    nm = subprocess.run(["arm-none-eabi-nm", "-n", "--defined-only", elf], capture_output=True, text=True, check=True)
+    for line in nm.stdout.splitlines():
+        parts = line.split(maxsplit=2)
+        if len(parts) == 3 and parts[1] in "tTwW":
+            symbols.append((int(parts[0], 16) & ~1, parts[2]))
+    starts = [a for a, _ in symbols]
+
+    def function(pc):
+        i = bisect.bisect_right(starts, pc) - 1
+        return symbols[i][1] if i >= 0 else "?"
+
+    entry = re.compile(r"^(mf_\w+_(run|read)|fusion_(run|read)|none_run)(\.\w+)*$")
+    length, block, size = {}, None, 0
+    per_block = collections.Counter()
+    active = False
+    trace = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
+    with open(log, errors="replace") as f:
+        for line in f:
+            if line.startswith("IN:"):
+                block, size = None, 0
+            elif line.startswith("0x") and line[10:11] == ":":
+                if block is None:
+                    block = int(line[:10], 16)
+                size += 1
+            elif line.startswith("Trace"):
+                if block is not None:
+                    length[block], block = size, None
+                m = trace.match(line)
+                if not m:
+                    continue
+                pc = int(m.group(1), 16)
+                name = function(pc)
+                if not active:
+                    active = bool(entry.match(name))
+                elif name == "main":
+                    break
+                if active:
+                    per_block[pc] += length.get(pc, 0)
+    per_function = collections.Counter()
+    for pc, n in per_block.items():
+        name = function(pc)
+        # The machine outliner's fragments (-Osize) as one entry.
+        per_function["OUTLINED_FUNCTION_*" if name.startswith("OUTLINED_FUNCTION_") else name] += n
+    total = sum(per_function.values())
+    names = [n for n, _ in per_function.most_common(int(top))]
+    demangled = dict(zip(names, names))
+    swift = [n for n in names if n.startswith("$e") or n.startswith("$s")]
+    if swift:
+        try:
+            out = subprocess.run(["swift", "demangle", "--simplified", "--compact"] + swift,
+                                 capture_output=True, text=True, check=True).stdout.splitlines()
+            demangled.update(zip(swift, out))
+        except (OSError, subprocess.CalledProcessError):
+            pass
+    print(f"  {total} instructions in the timed run")
+    for n in names:
+        c = per_function[n]
+        print(f"  {c:>10} {100 * c / max(total, 1):5.1f} %  {demangled[n][:140]}")
+    return 0
 
 
 def main(argv):
@@ -156,6 +236,8 @@ def main(argv):
         return 0
     if len(argv) == 4 and argv[0] == "compare":
         return compare(argv[1], argv[2], argv[3])
+    if len(argv) in (3, 4) and argv[0] == "profile":
+        return profile(*argv[1:])
     if len(argv) == 2 and argv[0] == "report":
         print("\n".join(["", "ratios: " + "; ".join(report(argv[1]))]))
         return 0
