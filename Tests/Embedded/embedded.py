@@ -113,7 +113,7 @@ def compare(name, firmware, host):
         verdict = "bit-identical"
     else:
         verdict = f"within {TOLERANCE:g} rad"
-    print(f"{name}: {len(a)} quaternions, firmware vs host: largest angle {worst:.3g} rad"
+    print(f"{name}: {len(a)} quaternions, firmware vs host, largest angle {worst:.3g} rad"
           f" (sample {at}), {differing} differ in some bit: {verdict}")
     return 0 if verdict != f"FAILS (> {TOLERANCE:g} rad)" else 1
 
@@ -131,24 +131,29 @@ def report(path):
         "madgwick": "MadgwickFilter",
         "complementary": "ComplementaryFilter",
         "fusion": "x-io Fusion 1.3.3 C AHRS",
+        "fusion-nofma": "x-io Fusion 1.3.3, -ffp-contract=off (no FMA, like Swift)",
     }
 
     def ram(r):
         return int(r["data"]) + int(r["bss"]) + int(r["stack"])
 
     base = by[("none", "read")]
-    print("| firmware | flash (text) B | Δ flash B | RAM (data+bss+stack) B | Δ RAM B | stack B | instructions/sample, update "
-          "| instructions/sample, update + read q | allocations |")
+    print("| firmware | flash (text) B | Δ flash B | RAM (data+bss+stack) B | Δ RAM B | stack B "
+          "| heap allocations (B requested) | instructions/sample, update | instructions/sample, update + read q |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in order:
         r, u = by[(name, "read")], by[(name, "update")]
-        label = names.get(name) or names.get(name.rsplit("-", 1)[0], name) + " (-" + name.rsplit("-", 1)[1] + ")"
+        label = names.get(name) or names.get(name.rsplit("-", 1)[0], name) + " (Swift -" + name.rsplit("-", 1)[1] + ")"
+        heap = f"{u['allocations']} ({u['allocated']})" if int(u["allocations"]) else "0"
+        if u["allocations_1"] != u["allocations"]:
+            heap += f", {u['allocations_1']} for 1 sample"
+        if int(u["heap_kept"]):
+            heap += f", {u['heap_kept']} B kept"
         is_base = name == "none"
         d_text = "—" if is_base else f"{int(r['text']) - int(base['text']):+d}"
         d_ram = "—" if is_base else f"{ram(r) - ram(base):+d}"
-        print(f"| {label} | {r['text']} | {d_text} | {ram(r)} | {d_ram} | {r['stack']} "
-              f"| {float(u['per_sample']):.1f} | {float(r['per_sample']):.1f} "
-              f"| {int(u['allocations']) + int(r['allocations'])} |")
+        print(f"| {label} | {r['text']} | {d_text} | {ram(r)} | {d_ram} | {r['stack']} | {heap} "
+              f"| {float(u['per_sample']):.1f} | {float(r['per_sample']):.1f} |")
     ratios = []
     if ("fusion", "update") in by:
         for key, goal in (("default", 2.0), ("madgwick", 1.2), ("complementary", None)):
@@ -157,9 +162,13 @@ def report(path):
             parts = []
             for mode in ("update", "read"):
                 parts.append(float(by[(key, mode)]["per_sample"]) / float(by[("fusion", mode)]["per_sample"]))
-            text = f"{key} {parts[0]:.2f}× Fusion ({parts[1]:.2f}× reading q)"
+            text = f"{key} {parts[0]:.2f}×"
             if goal:
-                text += f", goal ≤ {goal}×: {'met' if parts[0] <= goal else 'missed'}"
+                text += f" (goal ≤ {goal}×: {'met' if parts[0] <= goal else 'missed'})"
+            text += f", {parts[1]:.2f}× reading q"
+            if ("fusion-nofma", "update") in by:
+                nofma = float(by[(key, "update")]["per_sample"]) / float(by[("fusion-nofma", "update")]["per_sample"])
+                text += f", {nofma:.2f}× Fusion without FMA"
             ratios.append(text)
     return ratios
 
