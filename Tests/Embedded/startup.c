@@ -1,7 +1,8 @@
 // Reset and vector table for QEMU's mps2-an386 (Cortex-M4F), from shared/recipes/embedded-cortex-m4,
-// plus what scripts/embedded measures: the stack is painted at reset and again before the run
-// to measure (driver.c scans it for the high-water mark), SysTick wraps are counted (so a run longer than 2^24 ticks is still timed), and
-// every allocation the Embedded Swift runtime asks for (posix_memalign) is counted.
+// plus what scripts/embedded measures: the stack is painted at reset and again before the run to
+// measure (driver.c scans it for the high-water mark), SysTick wraps are counted (so a run longer
+// than 2^24 ticks is still timed), and every allocation the Embedded Swift runtime asks for
+// (posix_memalign) is counted.
 #include <errno.h>
 #include <malloc.h>
 #include <stdint.h>
