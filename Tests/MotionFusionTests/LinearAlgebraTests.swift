@@ -111,6 +111,34 @@ struct LinearAlgebraTests {
         #expect(NearestRotation.ofMatrix(RotationMatrix<Double>(columns: SIMD3(.nan, 0, 0), .zero, .zero)) == nil)
     }
 
+    /// Rank one (M = u vᵀ, where M v₁ is rounding noise) and extreme scales: the nearest rotation is
+    /// still a rotation (a reviewer found 0.7 % of exact rank-one matrices coming back as
+    /// non-rotations before M v₁ was projected twice), and it maps v onto u as every nearest rotation
+    /// of u vᵀ must; singular values are right at 1e±200.
+    @Test func nearestRotationOfRankOneAndExtremeScales() throws {
+        var random = TestRandom(seed: 12)
+        for trial in 0..<20_000 {
+            let u = random.gaussianVector(), v = random.gaussianVector()
+            let m = RotationMatrix<Double>(columns: u * v.x, u * v.y, u * v.z)  // u vᵀ
+            let r = try #require(NearestRotation.ofMatrix(m))
+            let gram = r.transposed * r
+            #expect(gram.maximumDifference(to: .identity) <= 1e-12, "trial \(trial)")
+            #expect(abs(r.determinant - 1) <= 1e-12, "trial \(trial)")
+            let mapped = r * (v / (v * v).sum().squareRoot())
+            #expect(((mapped - u / (u * u).sum().squareRoot()) * (mapped - u / (u * u).sum().squareRoot())).sum() <= 1e-20)
+        }
+        for scale in [1e-200, 1e-100, 1e100, 1e200] {
+            let m = RotationMatrix<Double>(
+                columns: SIMD3(3, 1, 0) * scale, SIMD3(1, 2, 0) * scale, SIMD3(0, 0, 0.5) * scale)
+            // Singular values of [[3, 1, 0], [1, 2, 0], [0, 0, 0.5]]: (5 ± √5) / 2 and 0.5.
+            let expected = SIMD3((5 + 5.0.squareRoot()) / 2, (5 - 5.0.squareRoot()) / 2, 0.5) * scale
+            let s = try #require(m.singularValues)
+            for k in 0..<3 { #expect(abs(s[k] - expected[k]) <= 1e-14 * expected[0], "scale \(scale) s\(k)") }
+            let r = try #require(NearestRotation.ofMatrix(m))
+            #expect(r.maximumDifference(to: .identity) <= 1e-14, "symmetric positive definite: R = I")
+        }
+    }
+
     @Test func orthonormalizedIsNearestRotation() {
         var random = TestRandom(seed: 7)
         for _ in 0..<200 {

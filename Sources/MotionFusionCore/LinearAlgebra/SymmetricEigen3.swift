@@ -72,10 +72,16 @@ extension RotationMatrix {
     /// reject condition numbers above 10), not for a nearly singular one, where LAPACK's SVD is
     /// needed (MotionFusionEstimation).
     package var singularValues: SIMD3<Double>? {
-        let m = RotationMatrix<Double>(self)
+        var m = RotationMatrix<Double>(self)
+        guard m.isFinite else { return nil }
+        // Scaled to elements ≤ 1 first, so that MᵀM neither overflows nor underflows.
+        let largest = m.maximumDifference(to: RotationMatrix<Double>(columns: .zero, .zero, .zero))
+        guard largest > 0 else { return .zero }
+        m = RotationMatrix<Double>(columns: m.column0 / largest, m.column1 / largest, m.column2 / largest)
         let g0 = m.transposed * m
         guard let e = SymmetricEigen3(columns: g0.column0, g0.column1, g0.column2) else { return nil }
-        return SIMD3(e.values.x.squareRoot(), max(e.values.y, 0).squareRoot(), max(e.values.z, 0).squareRoot())
+        let s = SIMD3(e.values.x.squareRoot(), max(e.values.y, 0).squareRoot(), max(e.values.z, 0).squareRoot())
+        return s * largest
     }
 }
 
@@ -104,15 +110,21 @@ package enum NearestRotation {
         // u_i = M v_i / s_i for the two largest singular values; the third completes a right-handed
         // basis, which puts the sign d = det U det V of the Procrustes solution in.
         guard let u0 = unit(d * v0) else { return nil }
+        // M v₁ with its u₀ part removed, twice (one Gram–Schmidt pass leaves rounding noise along u₀
+        // when M v₁ is itself mostly noise). Below a few ulp of s₁ it is noise: rank one, where any
+        // unit vector perpendicular to u₀ gives a nearest rotation.
         var w = d * v1
         w -= (w * u0).sum() * u0
+        w -= (w * u0).sum() * u0
+        let s1 = e.values.x.squareRoot()
         let u1: SIMD3<Double>
-        if e.values.y > e.values.x * 1e-24, let n = unit(w) {
+        if (w * w).sum().squareRoot() > 16 * Double.ulpOfOne * s1, let n = unit(w) {
             u1 = n
         } else {
-            // Rank one: any unit vector perpendicular to u0.
             let helper: SIMD3<Double> = abs(u0.x) < 0.9 ? SIMD3(1, 0, 0) : SIMD3(0, 1, 0)
-            guard let n = unit(helper - (helper * u0).sum() * u0) else { return nil }
+            var h = helper - (helper * u0).sum() * u0
+            h -= (h * u0).sum() * u0
+            guard let n = unit(h) else { return nil }
             u1 = n
         }
         let u2 = SIMD3(u0.y * u1.z - u0.z * u1.y, u0.z * u1.x - u0.x * u1.z, u0.x * u1.y - u0.y * u1.x)
