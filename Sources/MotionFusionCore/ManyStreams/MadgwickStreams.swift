@@ -143,7 +143,7 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
         process(samples, groups: 0..<groups.count)
     }
 
-#if !hasFeature(Embedded)  // Embedded Swift has no Concurrency library
+#if !hasFeature(Embedded)  // task groups need the Concurrency runtime, which a firmware need not link
     /// Runs the streams as ``process(_:)`` does, with the groups of lanes split over `taskCount`
     /// concurrent tasks (about one per core is best). Each task owns a contiguous range of groups,
     /// so the tasks share nothing but the read-only samples. With `taskCount == 1` this is

@@ -24,11 +24,4 @@ extension Quaternion: Codable {
             z: try container.decode(Scalar.self, forKey: .z))
     }
 }
-
-extension Quaternion: CustomStringConvertible {
-    /// `Quaternion(w: …, x: …, y: …, z: …)`, scalar first.
-    public var description: String {
-        "Quaternion(w: \(w), x: \(x), y: \(y), z: \(z))"
-    }
-}
 #endif

@@ -1,8 +1,10 @@
 import MotionFusionCore
 #if canImport(Accelerate)
 internal import Accelerate
-#else
+#elseif canImport(CLAPACK)
 internal import CLAPACK
+#else
+#error("MotionFusionEstimation needs LAPACK: Accelerate (Apple platforms) or LAPACKE through pkg-config (Linux, Android, OpenBSD)")
 #endif
 
 /// The library's only door to the system LAPACK and BLAS. Everything here is internal: LAPACK types
