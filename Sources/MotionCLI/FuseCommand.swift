@@ -83,10 +83,10 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Mahony: largest bias the integral may reach, rad/s.")
     var maximumBias: Double = 0.1
 
-    @Option(help: "Inertial and complementary filters: tilt correction time constant, s (defaults 3 and 1).")
+    @Option(help: "Inertial and complementary filters: tilt correction time constant, s (defaults 4 and 1).")
     var accelerometerTimeConstant: Double?
 
-    @Option(help: "Inertial and complementary filters: heading correction time constant, s (defaults 20 and 2).")
+    @Option(help: "Inertial and complementary filters: heading correction time constant, s (defaults 30 and 2).")
     var magnetometerTimeConstant: Double?
 
     @Option(

@@ -30,9 +30,17 @@ enum SettingsOverrides {
     ) throws(SettingsOverrideError) -> Settings {
         guard !overrides.isEmpty else { return settings }
         func fail(_ text: String) -> SettingsOverrideError { SettingsOverrideError(description: "--set: \(text)") }
+        // Non-finite numbers travel as strings, so that a setting whose range includes ∞ (Madgwick's
+        // maximumBias, the complementary filter's time constants: "off") can be set to inf.
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         var object: [String: Any]
         do {
-            let data = try JSONEncoder().encode(settings)
+            let data = try encoder.encode(settings)
             guard let decoded = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw fail("internal: the \(filter) settings did not encode to an object")
             }
@@ -52,22 +60,37 @@ enum SettingsOverrides {
                 let known = object.keys.sorted().joined(separator: ", ")
                 throw fail("the \(filter) filter has no setting '\(name)'; its settings: \(known)")
             }
-            if current is String {
-                object[name] = text
-            } else if switches.contains(name) {
+            let numeric = current is NSNumber || ["inf", "-inf", "nan"].contains(current as? String)
+            if switches.contains(name) {
                 guard let value = Bool(text) else { throw fail("\(name): expected true or false, got '\(text)'") }
                 object[name] = value
-            } else {
-                guard let value = Double(text), value.isFinite else {
-                    throw fail("\(name): expected a finite number, got '\(text)'")
+            } else if numeric {
+                switch text.lowercased() {
+                case "inf", "+inf", "infinity", "+infinity": object[name] = "inf"
+                case "-inf", "-infinity": object[name] = "-inf"
+                default:
+                    guard let value = Double(text), value.isFinite else {
+                        throw fail("\(name): expected a number (or inf), got '\(text)'")
+                    }
+                    object[name] = value
                 }
-                object[name] = value
+            } else {
+                object[name] = text
+            }
+            // Decoded one override at a time, so that a value the type refuses is named.
+            do {
+                _ = try decoder.decode(Settings.self, from: JSONSerialization.data(withJSONObject: object))
+            } catch {
+                if let value = Double(text), value.isFinite, !Float(value).isFinite {
+                    throw fail("\(name)=\(text) is beyond Float's range (the run computes in Float)")
+                }
+                throw fail("\(name)=\(text) is not a valid value for the \(filter) filter\(Self.reason(error))")
             }
         }
         let result: Settings
         do {
             let edited = try JSONSerialization.data(withJSONObject: object)
-            result = try JSONDecoder().decode(Settings.self, from: edited)
+            result = try decoder.decode(Settings.self, from: edited)
         } catch {
             throw fail("the \(filter) settings do not decode: \(error)")
         }
@@ -77,5 +100,17 @@ enum SettingsOverrides {
             throw fail("\(error)")
         }
         return result
+    }
+
+    /// A decoding error's own words, without Foundation's dump of the coding path.
+    static func reason(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
+            .keyNotFound(_, let context):
+            let text = context.debugDescription
+            return text.isEmpty ? "" : ": \(text)"
+        default:
+            return ""
+        }
     }
 }

@@ -116,4 +116,24 @@ struct SettingsOverridesTests {
             #expect(!printed.contains("USAGE"))
         }
     }
+
+    /// Infinity where a setting's range has it; a value the type refuses is named, in words.
+    @Test func infinityAndRefusedValuesAreHandledInWords() throws {
+        let madgwick = try SettingsOverrides.apply(["maximumBias=inf"], to: MadgwickFilter<Double>.Settings(), filter: "madgwick")
+        #expect(madgwick.maximumBias == .infinity)
+        let complementary = try SettingsOverrides.apply(
+            ["accelerometerTimeConstant=inf"], to: ComplementaryFilter<Float>.Settings(), filter: "complementary")
+        #expect(complementary.accelerometerTimeConstant == .infinity)
+        #expect {
+            _ = try SettingsOverrides.apply(["frame=xyz"], to: InertialFrameFilter<Double>.Settings(), filter: "inertial")
+        } throws: { error in
+            (error as? SettingsOverrideError)?.description
+                == "--set: frame=xyz is not a valid value for the inertial filter: Cannot initialize EarthFrame from invalid String value xyz"
+        }
+        #expect {
+            _ = try SettingsOverrides.apply(["biasLimit=1e300"], to: InertialFrameFilter<Float>.Settings(), filter: "inertial")
+        } throws: { error in
+            (error as? SettingsOverrideError)?.description == "--set: biasLimit=1e300 is beyond Float's range (the run computes in Float)"
+        }
+    }
 }
