@@ -1,15 +1,23 @@
-import MotionFusionCore
-import MotionFusionDevices
-import MotionFusionEstimation
-import MotionFusionIO
-import MotionFusionSimulation
 import Foundation
+import MotionFusionCore
 
 // Every public error of the library is a `LocalizedError` whose `errorDescription` is its
 // `description`, so `localizedDescription` (what Foundation, `print(error.localizedDescription)` and
 // most apps show) names the line, file or value instead of "The operation could not be completed".
-// The conformances are kept together here so that a new error type is easy to add next to them;
+// MotionFusionIO is the lowest layer with Foundation, so it also gives the core's errors (the core has
+// no Foundation) their LocalizedError conformance.
+// The conformances of a layer are kept together here so that a new error type is easy to add next to them;
 // `ErrorDescriptionTests` checks a value of each.
+
+extension CSVError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension RecorderError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
 
 extension SettingsError: LocalizedError {
     /// The same text as ``description``.
@@ -21,37 +29,12 @@ extension MotionManagerError: LocalizedError {
     public var errorDescription: String? { description }
 }
 
-extension CSVError: LocalizedError {
-    /// The same text as ``description``.
-    public var errorDescription: String? { description }
-}
-
-extension IIOError: LocalizedError {
-    /// The same text as ``description``.
-    public var errorDescription: String? { description }
-}
-
-extension CalibrationError: LocalizedError {
-    /// The same text as ``description``.
-    public var errorDescription: String? { description }
-}
-
 extension WorldMagneticModelError: LocalizedError {
     /// The same text as ``description``.
     public var errorDescription: String? { description }
 }
 
 extension RotationError: LocalizedError {
-    /// The same text as ``description``.
-    public var errorDescription: String? { description }
-}
-
-extension EstimationError: LocalizedError {
-    /// The same text as ``description``.
-    public var errorDescription: String? { description }
-}
-
-extension RecorderError: LocalizedError {
     /// The same text as ``description``.
     public var errorDescription: String? { description }
 }
