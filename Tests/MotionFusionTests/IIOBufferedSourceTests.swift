@@ -466,6 +466,17 @@ struct IIOBufferedSourceTests {
         }
     }
 
+    @Test func triggerAskedForOnADeviceWithoutTriggers() throws {
+        let fake = try Self.imu(trigger: .none)
+        defer { fake.cleanUp() }
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo, trigger: "hrtimer-a")
+        #expect(throws: IIOBufferError.sysfs(.missingFile(path: fake.device + "/trigger/current_trigger"))) {
+            try source.start()
+        }
+        #expect(try fake.read("buffer0/enable") == "0")
+        #expect(try fake.read("buffer0/in_accel_x_en") == "0")  // put back
+    }
+
     // MARK: - Errors, stop, deinit
 
     @Test func bufferAlreadyEnabledIsBusyAndNothingChanges() throws {

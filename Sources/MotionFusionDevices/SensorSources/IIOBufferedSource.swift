@@ -119,7 +119,9 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
     ///   - types: the channel types to read; nil: every one the device has scan elements for.
     ///   - bufferLength: the kernel buffer's length in scans (clamped to 1 … 1 048 576); nil keeps
     ///     the device's.
-    ///   - trigger: a trigger name to set; nil: see the type's description.
+    ///   - trigger: a trigger name to set; nil: see the type's description. ``start()`` fails
+    ///     with ``IIOError/missingFile(path:)`` (wrapped in ``IIOBufferError/sysfs(_:)``) naming
+    ///     `trigger/current_trigger` when the device has no trigger interface.
     ///   - timestampOrigin: kernel-clock nanoseconds that are t = 0; nil: the first scan's.
     ///   - stallTimeout: seconds without data after which ``next()`` fails (at least 0.01).
     /// - Throws: ``IIOBufferError``: no buffer, no channels, a missing scan element file (the
@@ -429,6 +431,8 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
                     try capture.change(triggerPath, to: own)
                 }
                 trigger = try Self.text(triggerPath)
+            } else if requestedTrigger != nil {
+                throw .sysfs(.missingFile(path: triggerPath))  // asked for, but the device takes none
             }
             // The layout of every enabled element, the ones left enabled by others included.
             let layout = try enabledLayout(timestamp: plan.timestamp)
