@@ -12,3 +12,8 @@ extension IIOError: LocalizedError {
     /// The same text as ``description``.
     public var errorDescription: String? { description }
 }
+
+extension IIOBufferError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}

@@ -29,6 +29,9 @@ struct ErrorDescriptionTests {
         EstimationError.tooFewInputs(needed: 2, found: 1),
         RecorderError.cannotOpen(path: "/nonexistent/recording.csv", reason: "No such file or directory"),
         FusionError.lengthMismatch(expected: 10, found: 9, what: "gyroscope"),
+        IIOBufferError.noBuffer(device: "/sys/bus/iio/devices/iio:device0"),
+        SettingsError.outOfRange(setting: "biasLimit", value: -1, range: "> 0, finite"),
+        MotionManagerError.trueNorthNotAvailable,
     ]
 
     @Test func localizedDescriptionIsTheDescription() {

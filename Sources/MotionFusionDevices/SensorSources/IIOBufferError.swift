@@ -5,7 +5,7 @@ import MotionFusionIO
 /// An error of buffered IIO capture (``IIOBufferedSource``, ``IIOScanType``, ``IIOScanLayout``).
 /// Every case names the file (or folder, or scan element) involved; the two a user can fix —
 /// ``permissionDenied(path:)`` and ``busy(path:)`` — say how in their ``description``.
-public enum IIOBufferError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public enum IIOBufferError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An `in_*_type` file holds `text`, which is not `[be|le]:[f|s|u]bits/storagebits[Xrepeat][>>shift]`
     /// or describes storage this reader does not handle; `reason` says which part.
     case malformedType(path: String, text: String, reason: String)
@@ -107,8 +107,6 @@ public enum IIOBufferError: Error, Equatable, Sendable, CustomStringConvertible,
             error.description
         }
     }
-
-    public var errorDescription: String? { description }
 
     /// The error for a failed `open`, `read` or `write` of `path` with the C library's `errno`
     /// `code`.
