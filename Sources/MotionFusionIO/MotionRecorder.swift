@@ -229,23 +229,6 @@ public final class MotionRecorder: @unchecked Sendable {
     }
 }
 
-/// What opening a ``MotionRecorder`` can fail with.
-public enum RecorderError: Error, Sendable, Hashable, CustomStringConvertible {
-    case cannotOpen(path: String, reason: String)
-    case wrongHeader(path: String)
-    /// A sample could not be appended whole, or the file not synced; the recorder has stopped and
-    /// the file ends on its last whole line.
-    case cannotWrite(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .cannotOpen(let path, let reason): "cannot open \(path) for appending: \(reason)"
-        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason); the recording stopped"
-        case .wrongHeader(let path): "\(path) exists and is not a MotionRecorder recording (its first line is not \(MotionRecorder.header.dropLast()))"
-        }
-    }
-}
-
 /// `read(2)` under a name that does not clash with ``MotionRecorder/read(path:from:to:)``.
 @inline(__always) func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, buffer, count)
@@ -256,16 +239,3 @@ public enum RecorderError: Error, Sendable, Hashable, CustomStringConvertible {
     _ = close(fd)
 }
 
-/// A pthread mutex without Foundation (the library's IO layer avoids it).
-final class NSLockLike: @unchecked Sendable {
-    // @unchecked Sendable: its only state is the pthread mutex, which exists to be shared between
-    // threads; the pointer itself never changes after `init`.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    init() { pthread_mutex_init(mutex, nil) }
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-}

@@ -1,16 +1,3 @@
-/// Why a batch could not be processed.
-public enum FusionError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The input arrays (or the output buffer) differ in length.
-    case lengthMismatch(expected: Int, found: Int, what: String)
-
-    public var description: String {
-        switch self {
-        case .lengthMismatch(let expected, let found, let what):
-            "\(what) has \(found) elements, expected \(expected)"
-        }
-    }
-}
-
 /// Runs an ``AttitudeFilter`` on timestamped samples: sample periods from timestamps
 /// (``SampleClock``), optional gyroscope bias estimation (``GyroscopeBiasEstimator``), sensor
 /// range checks, and the derived outputs (``FusionOutput``). Streaming with ``update(timestamp:gyroscope:accelerometer:magnetometer:)``
