@@ -6,14 +6,23 @@ public struct SensorSample: Sendable, Hashable {
     public var gyroscope: SIMD3<Double>?
     public var accelerometer: SIMD3<Double>?
     public var magnetometer: SIMD3<Double>?
+    /// When the accelerometer reading was taken, if not at ``timestamp``: a ``SampleAssembler``
+    /// pairs a gyroscope reading with the latest reading of a slower sensor. nil: at ``timestamp``.
+    public var accelerometerTimestamp: Double?
+    /// When the magnetometer reading was taken, if not at ``timestamp`` (as
+    /// ``accelerometerTimestamp``).
+    public var magnetometerTimestamp: Double?
 
     public init(
-        timestamp: Double, gyroscope: SIMD3<Double>?, accelerometer: SIMD3<Double>?, magnetometer: SIMD3<Double>?
+        timestamp: Double, gyroscope: SIMD3<Double>?, accelerometer: SIMD3<Double>?, magnetometer: SIMD3<Double>?,
+        accelerometerTimestamp: Double? = nil, magnetometerTimestamp: Double? = nil
     ) {
         self.timestamp = timestamp
         self.gyroscope = gyroscope
         self.accelerometer = accelerometer
         self.magnetometer = magnetometer
+        self.accelerometerTimestamp = accelerometerTimestamp == timestamp ? nil : accelerometerTimestamp
+        self.magnetometerTimestamp = magnetometerTimestamp == timestamp ? nil : magnetometerTimestamp
     }
 }
 
