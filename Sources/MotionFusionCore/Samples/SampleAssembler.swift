@@ -24,8 +24,10 @@
 ///   at or before its time: when that sensor reported before, at a rate the assembler has learned
 ///   (the average interval of its readings), and the gyroscope's time is at least 95 % of an
 ///   interval after that sensor's last reading (its next one, taken in the same scan or just
-///   before, may still be on its way). The wait ends when the reading arrives, or when gyroscope
-///   readings
+///   before, may still be on its way). Before its interval is known — no reading yet of a sensor
+///   the assembler was told to expect (``init(rules:expecting:)``), or a single one — a gyroscope
+///   reading waits until a reading at or after its time has arrived. The wait ends when the
+///   reading arrives, or when gyroscope readings
 ///   ``Rules-swift.struct/maximumWait`` seconds newer have arrived: the sensor is then taken as
 ///   stalled and not waited for again until it reports. A sensor whose next reading is not due
 ///   costs no wait, so a 20 Hz magnetometer holds a 1 kHz gyroscope back only around its own
@@ -84,9 +86,10 @@ public struct SampleAssembler: Sendable {
     public struct Statistics: Sendable, Hashable {
         /// Samples made.
         public var samples = 0
-        /// Samples made without an accelerometer reading because the latest was too old.
+        /// Accelerometer readings dropped because they had grown too old for the sample being
+        /// made (that sample and the next ones go without, until a newer reading).
         public var staleAccelerometer = 0
-        /// Samples made without a magnetometer reading because the latest was too old.
+        /// Magnetometer readings dropped because they had grown too old (as ``staleAccelerometer``).
         public var staleMagnetometer = 0
         /// Readings that arrived after a sample at or after their time had been made.
         public var lateReadings = 0
@@ -122,6 +125,8 @@ public struct SampleAssembler: Sendable {
         var period: Double?
         /// Set when a wait for this sensor timed out; cleared by its next reading.
         var stalled = false
+        /// Whether readings are expected before the first has arrived.
+        var expected = false
     }
 
     /// The rules in force.
@@ -140,8 +145,15 @@ public struct SampleAssembler: Sendable {
     var finished = false
 
     /// An assembler with the given rules.
-    public init(rules: Rules = Rules()) {
+    ///
+    /// - Parameter sensors: the sensors whose readings will come (the sources' ``SensorSet``). A
+    ///   gyroscope reading waits for the first reading of each one listed (see the rules), so that
+    ///   live samples from the start are those of a recording; one not listed is used from its
+    ///   first reading on.
+    public init(rules: Rules = Rules(), expecting sensors: SensorSet = []) {
         self.rules = rules
+        accelerometer.expected = sensors.contains(.accelerometer)
+        magnetometer.expected = sensors.contains(.magnetometer)
     }
 
     /// True after ``finish()``.
@@ -260,9 +272,14 @@ public struct SampleAssembler: Sendable {
     private static func mayMake(
         at t: Double, newestGyroscope: Double?, tracking track: inout Track, rules: Rules, _ statistics: inout Statistics
     ) -> Bool {
-        guard !track.stalled, let newest = track.newest, let period = track.period, newest < t,
-            t >= newest + Self.dueFraction * period
-        else { return true }
+        guard !track.stalled else { return true }
+        let due: Bool
+        switch (track.newest, track.period) {
+        case (let newest?, let period?): due = newest < t && t >= newest + Self.dueFraction * period
+        case (let newest?, nil): due = newest < t
+        case (nil, _): due = track.expected
+        }
+        guard due else { return true }
         if let latest = newestGyroscope, latest - t >= rules.maximumWait {
             statistics.timedOutWaits += 1
             track.stalled = true
