@@ -229,6 +229,17 @@ public final class CSVReader {
         }
     }
 
+    /// Whether the field in `column` (0-based) of the row last returned by
+    /// ``nextRow(columns:into:optional:)`` is empty or only spaces (an optional column read as NaN
+    /// for it, where a `nan` field also reads as NaN).
+    public func fieldIsEmpty(_ column: Int) -> Bool {
+        precondition(column >= 0 && column < min(fieldCount, fieldCapacity), "column \(column) is not in the row")
+        var lower = fieldStarts[column]
+        let upper = fieldEnds[column]
+        while lower < upper, buffer[lower] == 0x20 { lower += 1 }
+        return lower == upper
+    }
+
     private func parse(_ column: Int, optional: Set<Int>) throws(CSVError) -> Double {
         let buffer = self.buffer
         var lower = fieldStarts[column]
