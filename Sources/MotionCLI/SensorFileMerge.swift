@@ -3,18 +3,32 @@ import MotionFusion
 /// The readings of one file per sensor (`motion fuse --gyroscope G --accelerometer A
 /// [--magnetometer M]`), merged into one stream by timestamp for a ``SampleAssembler``.
 ///
-/// Each file keeps its own order (a file whose clock steps back is not sorted: its readings after
-/// the step are merged from there). The next reading is the earliest of the files' next ones; at
+/// Each file keeps its own order. The next reading is the earliest of the files' next ones; at
 /// equal timestamps the accelerometer and the magnetometer come before the gyroscope, as in a scan
 /// (``SampleAssembler/add(_:)-(SensorSample)``), so that a gyroscope reading finds the other
-/// sensors' readings taken at its time. A reading with a NaN timestamp is taken at once (the
-/// assembler discards it). Errors name the file, then the line and column.
+/// sensors' readings taken at its time. A clock that steps back starts a new timeline in its file:
+/// the readings of every file's first timeline come before those of any second one, and so on (a
+/// device restarted with its clock, say, gives its readings from before the restart, then those
+/// after, each part merged by time). A reading with a NaN timestamp is taken as soon as it is its
+/// file's next (the assembler discards it). Errors name the file, then the line and column.
 struct SensorFileMerge {
     /// One file and its next reading.
     struct Source {
         let path: String
         let reader: SensorCSVReader
         var next: SensorReading?
+        /// How many times the file's clock stepped back up to `next`.
+        var timeline = 0
+        /// The latest finite timestamp read from the file.
+        var latest: Double?
+
+        /// Reads the file's next reading, counting the steps back.
+        mutating func advance() throws(CSVError) {
+            next = try reader.next()
+            guard let t = next?.timestamp, t.isFinite else { return }
+            if let latest, t < latest { timeline += 1 }
+            latest = t
+        }
     }
 
     private(set) var sources: [Source] = []
@@ -30,13 +44,13 @@ struct SensorFileMerge {
                 let reader = try SensorCSVReader(
                     path: path, sensor: sensor, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
                     magnetometerUnit: units.magUnit)
-                var first: SensorReading?
+                var source = Source(path: path, reader: reader, next: nil)
                 do {
-                    first = try reader.next()
+                    try source.advance()
                 } catch .noData where sensor != .gyroscope {
-                    first = nil
+                    source.next = nil
                 }
-                sources.append(Source(path: path, reader: reader, next: first))
+                sources.append(source)
             } catch {
                 throw CommandFailure("\(path): \(error)")
             }
@@ -64,8 +78,11 @@ struct SensorFileMerge {
                 break
             }
             if let b = best, let other = sources[b].next {
-                if reading.timestamp < other.timestamp
-                    || (reading.timestamp == other.timestamp && Self.rank(reading.sensor) < Self.rank(other.sensor))
+                let (x, y) = (sources[k].timeline, sources[b].timeline)
+                if x < y
+                    || (x == y
+                        && (reading.timestamp < other.timestamp
+                            || (reading.timestamp == other.timestamp && Self.rank(reading.sensor) < Self.rank(other.sensor))))
                 {
                     best = k
                 }
@@ -75,7 +92,7 @@ struct SensorFileMerge {
         }
         guard let k = best, let reading = sources[k].next else { return nil }
         do throws(CSVError) {
-            sources[k].next = try sources[k].reader.next()
+            try sources[k].advance()
         } catch {
             throw CommandFailure("\(sources[k].path): \(error)")
         }
