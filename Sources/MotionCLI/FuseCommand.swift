@@ -240,7 +240,7 @@ struct FuseCommand: ParsableCommand {
         var writer = stopAfter == .write ? try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) : nil
         // Rows written through to standard output or a device cannot be taken back: there, a
         // regular input is first checked for rows without gyroscope or accelerometer.
-        if let writer, writer.file.mode == .writeThrough, reader.csv.fileSize != nil, try hasMissingReadings(input) {
+        if let writer, writer.file.mode == .writeThrough, reader.csv.fileSize != nil, hasMissingReadings(input) {
             try fuseMultiRate(input, newStream(), writer: writer)
             return
         }
@@ -301,22 +301,18 @@ struct FuseCommand: ParsableCommand {
         return sensor != .magnetometer
     }
 
-    /// Whether the recording has a row with empty gyroscope or accelerometer cells (read to the
-    /// first such row; any other error is left to the fusing run, which reports it).
-    func hasMissingReadings(_ path: String) throws -> Bool {
+    /// Whether the recording has a row with empty gyroscope or accelerometer cells (a scan to the
+    /// first such row that reads no numbers; any error is left to the fusing run, which reports
+    /// it).
+    func hasMissingReadings(_ path: String) -> Bool {
         do throws(CSVError) {
             let reader = try IMUCSVReader(
                 path: path, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
                 magnetometerUnit: units.magUnit, useMagnetometer: !noMagnetometer)
-            do throws(CSVError) {
-                while try reader.next() != nil {}
-            } catch {
-                return Self.isMissingReading(error, in: reader)
-            }
+            return try reader.firstMissingReading() != nil
         } catch {
             return false
         }
-        return false
     }
 
     /// Fuses a multi-rate recording: each row's readings, in file order, go through a

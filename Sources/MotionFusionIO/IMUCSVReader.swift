@@ -177,6 +177,20 @@ public final class IMUCSVReader {
             magnetometer: magnetometer, line: line)
     }
 
+    /// Reads on to the first row with an empty gyroscope or accelerometer cell, without reading
+    /// numbers, and returns its line; nil when the file has none (it is then read to the end). A
+    /// quick check of whether ``next()`` would read the whole file, or the file is a multi-rate
+    /// recording for ``nextReadings()``; a reader that scanned is used up.
+    ///
+    /// - Throws: ``CSVError`` for a row with the wrong number of fields, or a line too long.
+    public func firstMissingReading() throws(CSVError) -> Int? {
+        let required = columns[1...6]
+        while try csv.skipRow() {
+            for column in required where csv.fieldIsEmpty(column) { return csv.lineNumber }
+        }
+        return nil
+    }
+
     /// The sensor whose values are in `column` (1-based, as ``CSVError`` names columns), or nil for
     /// `t`, a column the reader does not read, or a magnetometer column it ignores.
     public func sensor(ofColumn column: Int) -> SensorReading.Sensor? {
