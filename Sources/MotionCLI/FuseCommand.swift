@@ -21,7 +21,7 @@ extension MagnetometerUnit: ExpressibleByArgument {}
 struct FuseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuse",
-        abstract: "Fuse a CSV recording into attitude (one output row per input row).",
+        abstract: "Fuse a CSV recording into attitude (one output row per gyroscope reading).",
         discussion: """
             INPUT is a CSV file whose header names t,gx,gy,gz,ax,ay,az and optionally mx,my,mz, in any
             order (other columns are ignored); x-io's names (Time, Gyroscope X, Accelerometer X,
@@ -46,11 +46,45 @@ struct FuseCommand: ParsableCommand {
 
             Without magnetometer columns (or with --no-magnetometer) the filter runs 6D.
 
+            MULTI-RATE RECORDINGS. Sensors with separate timestamps come in one of two forms. (1) One
+            INPUT whose rows leave a sensor's three cells empty (or all nan) when it has no reading
+            at that row's time; a sensor with only some of its cells empty is an error naming line
+            and column. (2) One file per sensor instead of INPUT: --gyroscope G.csv --accelerometer
+            A.csv [--magnetometer M.csv], each with a header naming t and x,y,z (or gx,gy,gz /
+            ax,ay,az / mx,my,mz, or x-io's names), units in the header or from the unit options as
+            above; the files are merged by timestamp (each keeps its own order; at equal timestamps
+            accelerometer and magnetometer before gyroscope); errors name file, line and column.
+            Either way the readings go through MotionFusion's SampleAssembler with its default
+            rules: one output row per gyroscope reading, with the latest accelerometer reading at
+            or before it no older than 0.1 s and magnetometer reading no older than 0.5 s (rows
+            without a gyroscope reading give no output row). A sample without accelerometer
+            reading is fused as a row of nan accelerometer cells: the gyroscope is integrated
+            without tilt correction and accelerometerUsed is not set in its flags. A file with no
+            empty gyroscope or accelerometer cell is fused row by row as described above. A
+            multi-rate INPUT is read twice, so it must be a regular file.
+
             \(outputFileRules)
             """)
 
-    @Argument(help: "The input CSV file.")
-    var input: String
+    @Argument(help: "The input CSV file (absent when the sensors come in files of their own).")
+    var input: String?
+
+    @Option(
+        name: .customLong("gyroscope"),
+        help: ArgumentHelp(
+            "Instead of INPUT: the gyroscope's readings, a CSV file with t,x,y,z (with --accelerometer).",
+            valueName: "file"))
+    var gyroscope: String?
+
+    @Option(
+        name: .customLong("accelerometer"),
+        help: ArgumentHelp("Instead of INPUT: the accelerometer's readings, t,x,y,z (with --gyroscope).", valueName: "file"))
+    var accelerometer: String?
+
+    @Option(
+        name: .customLong("magnetometer"),
+        help: ArgumentHelp("Instead of INPUT, optional: the magnetometer's readings, t,x,y,z.", valueName: "file"))
+    var magnetometer: String?
 
     @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
     var output: String
@@ -131,6 +165,16 @@ struct FuseCommand: ParsableCommand {
     var stopAfter: Stage = .write
 
     func validate() throws {
+        let sensorFiles = [gyroscope, accelerometer, magnetometer].contains { $0 != nil }
+        if input != nil && sensorFiles {
+            throw ValidationError("give INPUT or the sensors' files (--gyroscope, --accelerometer, --magnetometer), not both")
+        }
+        if input == nil && (gyroscope == nil || accelerometer == nil) {
+            throw ValidationError(
+                sensorFiles
+                    ? "the sensors' files need both --gyroscope and --accelerometer (--magnetometer is optional)"
+                    : "missing INPUT (or --gyroscope and --accelerometer files)")
+        }
         for (name, value) in [
             ("--beta", beta), ("--zeta", zeta), ("--kp", kp), ("--ki", ki),
             ("--accelerometer-time-constant", accelerometerTimeConstant ?? 1),
@@ -174,8 +218,16 @@ struct FuseCommand: ParsableCommand {
     }
 
     func fuse<F: AttitudeFilter>(_ filter: F) throws {
-        let progress = Progress(label: "fuse")
         let calibration = try CalibrationFile.read(calibrationFiles)
+        func newStream() -> FusionStream<F> {
+            FusionStream(
+                filter: filter, clock: SampleClock(maximumGap: maximumGap),
+                biasEstimator: restBias ? GyroscopeBiasEstimator() : nil, calibration: calibration)
+        }
+        guard let input else {
+            try fuseSensorFiles(newStream())
+            return
+        }
         let reader: IMUCSVReader
         do throws(CSVError) {
             reader = try IMUCSVReader(
@@ -185,10 +237,15 @@ struct FuseCommand: ParsableCommand {
             throw CommandFailure("\(input): \(error)")
         }
         // Before a row is read: an output that is an input, a link or a folder is refused here.
-        let writer = stopAfter == .write ? try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) : nil
-        var stream = FusionStream(
-            filter: filter, clock: SampleClock(maximumGap: maximumGap),
-            biasEstimator: restBias ? GyroscopeBiasEstimator() : nil, calibration: calibration)
+        var writer = stopAfter == .write ? try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) : nil
+        // Rows written through to standard output or a device cannot be taken back: there, a
+        // regular input is first checked for rows without gyroscope or accelerometer.
+        if let writer, writer.file.mode == .writeThrough, reader.csv.fileSize != nil, hasMissingReadings(input) {
+            try fuseMultiRate(input, newStream(), writer: writer)
+            return
+        }
+        let progress = Progress(label: "fuse")
+        var stream = newStream()
         var rows = 0
         var lastW = F.Scalar.zero  // printed in a measuring run, so the filter's work is kept
         do throws(CSVError) {
@@ -209,15 +266,167 @@ struct FuseCommand: ParsableCommand {
             }
         } catch {
             writer?.abandon()
-            throw CommandFailure("\(input): \(error)")
+            guard Self.isMissingReading(error, in: reader) else { throw CommandFailure("\(input): \(error)") }
+            // A multi-rate recording: what was fused row by row is dropped, and the file is read
+            // again from the start through the sample assembler.
+            guard reader.csv.fileSize != nil else {
+                throw CommandFailure(
+                    "\(input): \(error); a recording with rows without gyroscope or accelerometer is read twice, "
+                        + "so it must be a regular file")
+            }
+            if stopAfter == .write { writer = try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) }
+            try fuseMultiRate(input, newStream(), writer: writer)
+            return
         }
         try writer?.finish()
         progress.finish(rows: rows)
         warnAboutCut(reader.csv.partialLastLine, in: input)
-        if stopAfter != .write {
-            let detail = stopAfter == .filter ? ", last qw \(lastW)" : ""
-            FileHandle.standardError.write(
-                Data("fuse: stopped after \(stopAfter.rawValue), \(rows) rows, \(reader.csv.bytesRead) bytes\(detail)\n".utf8))
+        reportStop(rows: rows, bytes: reader.csv.bytesRead, lastW: lastW)
+    }
+
+    /// The measuring run's last line (`--stop-after`).
+    private func reportStop<S: FusionScalar>(rows: Int, bytes: Int, lastW: S) {
+        guard stopAfter != .write else { return }
+        let detail = stopAfter == .filter ? ", last qw \(lastW)" : ""
+        FileHandle.standardError.write(
+            Data("fuse: stopped after \(stopAfter.rawValue), \(rows) rows, \(bytes) bytes\(detail)\n".utf8))
+    }
+
+    /// Whether `error` is what ``IMUCSVReader/next()`` throws for an empty gyroscope or
+    /// accelerometer cell: the recording is then read as a multi-rate one.
+    static func isMissingReading(_ error: CSVError, in reader: IMUCSVReader) -> Bool {
+        guard case .notANumber(_, let column, _, let text) = error, text.isEmpty,
+            let sensor = reader.sensor(ofColumn: column)
+        else { return false }
+        return sensor != .magnetometer
+    }
+
+    /// Whether the recording has a row with empty gyroscope or accelerometer cells (a scan to the
+    /// first such row that reads no numbers; any error is left to the fusing run, which reports
+    /// it).
+    func hasMissingReadings(_ path: String) -> Bool {
+        do throws(CSVError) {
+            let reader = try IMUCSVReader(
+                path: path, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
+                magnetometerUnit: units.magUnit, useMagnetometer: !noMagnetometer)
+            return try reader.firstMissingReading() != nil
+        } catch {
+            return false
+        }
+    }
+
+    /// Fuses a multi-rate recording: each row's readings, in file order, go through a
+    /// ``SampleAssembler`` (default rules), which makes one sample per gyroscope reading.
+    func fuseMultiRate<F: AttitudeFilter>(_ input: String, _ stream: FusionStream<F>, writer: FusionCSVWriter?) throws {
+        let reader: IMUCSVReader
+        do throws(CSVError) {
+            reader = try IMUCSVReader(
+                path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
+                magnetometerUnit: units.magUnit, useMagnetometer: !noMagnetometer)
+        } catch {
+            writer?.abandon()
+            throw CommandFailure("\(input): \(error)")
+        }
+        var run = AssembledRun(stream: stream, writer: writer, stopAfter: stopAfter)
+        do throws(CSVError) {
+            while let row = try reader.nextReadings() {
+                run.add(row.sample)
+                run.report(bytes: reader.csv.bytesRead, of: reader.csv.fileSize)
+            }
+        } catch {
+            writer?.abandon()
+            throw CommandFailure("\(input): \(error)")
+        }
+        try run.finish()
+        warnAboutCut(reader.csv.partialLastLine, in: input)
+        reportStop(rows: run.rows, bytes: reader.csv.bytesRead, lastW: run.lastW)
+    }
+
+    /// Fuses one file per sensor (`--gyroscope`, `--accelerometer`, `--magnetometer`): their
+    /// readings, merged by timestamp, go through a ``SampleAssembler`` (default rules).
+    func fuseSensorFiles<F: AttitudeFilter>(_ stream: FusionStream<F>) throws {
+        var files: [(path: String, sensor: SensorReading.Sensor)] = [
+            (gyroscope!, .gyroscope), (accelerometer!, .accelerometer),
+        ]
+        if let magnetometer, !noMagnetometer { files.append((magnetometer, .magnetometer)) }
+        var merge = try SensorFileMerge(files: files, units: units)
+        let inputs = [gyroscope, accelerometer, magnetometer].compactMap { $0 } + calibrationFiles
+        // Before a row is fused: an output that is an input, a link or a folder is refused here.
+        let writer = stopAfter == .write ? try FusionCSVWriter(path: output, inputs: inputs) : nil
+        var run = AssembledRun(stream: stream, writer: writer, stopAfter: stopAfter)
+        do {
+            while let reading = try merge.next() {
+                run.add(reading)
+                let (bytes, total) = merge.progress
+                run.report(bytes: bytes, of: total)
+            }
+        } catch {
+            writer?.abandon()
+            throw error
+        }
+        try run.finish()
+        for source in merge.sources { warnAboutCut(source.reader.csv.partialLastLine, in: source.path) }
+        reportStop(rows: run.rows, bytes: merge.progress.bytes, lastW: run.lastW)
+    }
+}
+
+/// A `motion fuse` run on readings with separate timestamps: a ``SampleAssembler`` makes the
+/// samples, each fused and written as it is made (memory stays flat).
+struct AssembledRun<F: AttitudeFilter> {
+    var assembler = SampleAssembler()
+    var stream: FusionStream<F>
+    let writer: FusionCSVWriter?
+    let stopAfter: FuseCommand.Stage
+    let progress = Progress(label: "fuse")
+    /// Samples made (output rows).
+    private(set) var rows = 0
+    private(set) var lastW = F.Scalar.zero
+
+    init(stream: FusionStream<F>, writer: FusionCSVWriter?, stopAfter: FuseCommand.Stage) {
+        self.stream = stream
+        self.writer = writer
+        self.stopAfter = stopAfter
+    }
+
+    /// Takes one reading and fuses the samples it completes.
+    mutating func add(_ reading: SensorReading) {
+        assembler.add(reading)
+        drain()
+    }
+
+    /// Takes the readings of one row and fuses the samples they complete.
+    mutating func add(_ sample: SensorSample) {
+        assembler.add(sample)
+        drain()
+    }
+
+    /// Reports progress now and then.
+    func report(bytes: Int, of total: Int?) {
+        progress.report(rows: rows, bytes: bytes, of: total)
+    }
+
+    /// The end of the input: the samples still held are made and fused, and the output finished.
+    mutating func finish() throws {
+        assembler.finish()
+        drain()
+        try writer?.finish()
+        progress.finish(rows: rows)
+    }
+
+    /// Fuses every sample ready. A sample without accelerometer reading (none yet, or the latest
+    /// older than the assembler's age limit) is fused with a NaN accelerometer, as a row of `nan`
+    /// accelerometer cells would be: the gyroscope is integrated, there is no tilt correction and
+    /// the row's flags lack accelerometerUsed (linear acceleration 0).
+    private mutating func drain() {
+        while let sample = assembler.next() {
+            rows += 1
+            guard stopAfter != .parse, let g = sample.gyroscope else { continue }
+            let a = sample.accelerometer ?? SIMD3(repeating: .nan)
+            let result = stream.update(
+                timestamp: sample.timestamp, gyroscope: SIMD3<F.Scalar>(g), accelerometer: SIMD3<F.Scalar>(a),
+                magnetometer: sample.magnetometer.map(SIMD3<F.Scalar>.init))
+            writer?.write(result)
+            lastW = result.quaternion.w
         }
     }
 }

@@ -229,6 +229,40 @@ public final class CSVReader {
         }
     }
 
+    /// Reads the next data row's fields without reading their numbers (for a quick scan; then
+    /// ``fieldIsEmpty(_:)``). Returns false at the end of the file.
+    ///
+    /// - Throws: ``CSVError/wrongFieldCount(line:expected:found:)``,
+    ///   ``CSVError/lineTooLong(line:limit:)``, ``CSVError/noData`` when the file ends before its
+    ///   first data row.
+    public func skipRow() throws(CSVError) -> Bool {
+        while true {
+            guard let line = try nextLine() else {
+                if rowsReturned == 0 { throw .noData }
+                return false
+            }
+            lineNumber += 1
+            if line.isEmpty { continue }  // blank line
+            split(line)
+            guard fieldCount == header.count else {
+                throw .wrongFieldCount(line: lineNumber, expected: header.count, found: fieldCount)
+            }
+            rowsReturned += 1
+            return true
+        }
+    }
+
+    /// Whether the field in `column` (0-based) of the row last returned by
+    /// ``nextRow(columns:into:optional:)`` or ``skipRow()`` is empty or only spaces (an optional column read as NaN
+    /// for it, where a `nan` field also reads as NaN).
+    public func fieldIsEmpty(_ column: Int) -> Bool {
+        precondition(column >= 0 && column < min(fieldCount, fieldCapacity), "column \(column) is not in the row")
+        var lower = fieldStarts[column]
+        let upper = fieldEnds[column]
+        while lower < upper, buffer[lower] == 0x20 { lower += 1 }
+        return lower == upper
+    }
+
     private func parse(_ column: Int, optional: Set<Int>) throws(CSVError) -> Double {
         let buffer = self.buffer
         var lower = fieldStarts[column]

@@ -33,9 +33,11 @@ public struct IMURecord: Sendable, Hashable {
 ///   (``CSVError/unitContradiction(quantity:column:name:header:given:)``), naming both. One that
 ///   agrees, or none, reads the file.
 ///
-/// ``units`` tells which units were used. Empty magnetometer fields give a row without
-/// magnetometer; every other field must be a number (`nan` is a number: the filters skip such
-/// samples as documented). Errors are ``CSVError`` values naming line and column.
+/// ``units`` tells which units were used. ``next()`` reads a row of every sensor: empty
+/// magnetometer fields give a row without magnetometer; every other field must be a number (`nan`
+/// is a number: the filters skip such samples as documented). ``nextReadings()`` reads a
+/// multi-rate recording instead, where any sensor's cells may be empty. Errors are ``CSVError``
+/// values naming line and column.
 public final class IMUCSVReader {
     /// The units a recording is read in.
     public struct Units: Sendable, Hashable {
@@ -67,6 +69,8 @@ public final class IMUCSVReader {
     public let csv: CSVReader
     private let columns: [Int]
     private let optional: Set<Int>
+    /// Every sensor column (all but `t`): what ``nextReadings()`` allows to be empty.
+    private let sensorColumns: Set<Int>
     private let timeUnit: TimeUnit
     private let gyroScale: Double
     private let accelScale: Double
@@ -114,6 +118,7 @@ public final class IMUCSVReader {
         self.csv = csv
         self.columns = columns
         optional = hasMagnetometer ? Set(present) : []
+        sensorColumns = Set(columns.dropFirst())
         units = Units(time: time, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
         self.timeUnit = time
         gyroScale = gyroscope.toRadiansPerSecond
@@ -138,6 +143,59 @@ public final class IMUCSVReader {
             gyroscope: SIMD3(values[1], values[2], values[3]) * gyroScale,
             accelerometer: SIMD3(values[4], values[5], values[6]) * accelScale,
             magnetometer: magnetometer, line: csv.lineNumber)
+    }
+
+    /// The next row of a multi-rate recording, or nil at the end of the file: each sensor's reading,
+    /// or nil when the row has none.
+    ///
+    /// A sensor has no reading in a row when its three cells are all empty, or all `nan` (how
+    /// ``MotionRecorder`` writes a sensor absent from a sample). Only some of its cells empty is an
+    /// error naming the first empty one (``CSVError/notANumber(line:column:name:text:)`` with an
+    /// empty text, as for an empty cell that must hold a number). A reading with some `nan`
+    /// components is passed on as it is. Rows with no reading at all are returned too.
+    ///
+    /// - Throws: ``CSVError`` naming line and column.
+    public func nextReadings() throws(CSVError) -> IMUReadingRow? {
+        guard try csv.nextRow(columns: columns, into: &values, optional: sensorColumns) else { return nil }
+        let line = csv.lineNumber
+        func reading(at first: Int, scale: Double) throws(CSVError) -> SIMD3<Double>? {
+            let empty = (first..<first + 3).filter { csv.fieldIsEmpty(columns[$0]) }
+            if empty.count == 3 { return nil }
+            if let cell = empty.first {
+                let column = columns[cell]
+                throw .notANumber(line: line, column: column + 1, name: csv.header[column], text: "")
+            }
+            let v = SIMD3(values[first], values[first + 1], values[first + 2])
+            if v.x.isNaN && v.y.isNaN && v.z.isNaN { return nil }
+            return v * scale
+        }
+        let gyroscope = try reading(at: 1, scale: gyroScale)
+        let accelerometer = try reading(at: 4, scale: accelScale)
+        let magnetometer = hasMagnetometer ? try reading(at: 7, scale: magScale) : nil
+        return IMUReadingRow(
+            timestamp: timeUnit.seconds(values[0]), gyroscope: gyroscope, accelerometer: accelerometer,
+            magnetometer: magnetometer, line: line)
+    }
+
+    /// Reads on to the first row with an empty gyroscope or accelerometer cell, without reading
+    /// numbers, and returns its line; nil when the file has none (it is then read to the end). A
+    /// quick check of whether ``next()`` would read the whole file, or the file is a multi-rate
+    /// recording for ``nextReadings()``; a reader that scanned is used up.
+    ///
+    /// - Throws: ``CSVError`` for a row with the wrong number of fields, or a line too long.
+    public func firstMissingReading() throws(CSVError) -> Int? {
+        let required = columns[1...6]
+        while try csv.skipRow() {
+            for column in required where csv.fieldIsEmpty(column) { return csv.lineNumber }
+        }
+        return nil
+    }
+
+    /// The sensor whose values are in `column` (1-based, as ``CSVError`` names columns), or nil for
+    /// `t`, a column the reader does not read, or a magnetometer column it ignores.
+    public func sensor(ofColumn column: Int) -> SensorReading.Sensor? {
+        guard let index = columns.firstIndex(of: column - 1), index > 0 else { return nil }
+        return index <= 3 ? .gyroscope : index <= 6 ? .accelerometer : .magnetometer
     }
 
 }

@@ -13,6 +13,31 @@ import MotionFusionCore
 /// `nan` for a sensor absent from a sample), so a recording can be fused, replayed
 /// (``CSVReplaySource``) or evaluated as it is.
 ///
+/// Samples with readings taken at other times (``SensorSample/accelerometerTimestamp`` or
+/// ``SensorSample/magnetometerTimestamp`` set, as a ``SampleAssembler`` makes them for sensors at
+/// different rates) are recorded so that each reading is in the file once, at its own time, and
+/// `motion fuse` on the recording (which sends such a file through a ``SampleAssembler``) gives
+/// the samples again:
+/// - A reading seen for the first time is written as a row of its own at its timestamp, with the
+///   other sensors' cells empty, just before the sample's row (two such readings in time order,
+///   the accelerometer first at equal times). Seen means: the last reading of that sensor
+///   written, at the same timestamp with the same value (also one written in a sample's row).
+/// - The sample's row has the gyroscope, and the readings taken at the sample's time; the cells
+///   of a reading written before (now or earlier) and of an absent sensor are empty.
+/// - Rows are in time order as far as the samples allow: a reading is at or before the first
+///   sample that uses it, but one that arrived late (after samples later than it were made
+///   without it; ``SampleAssembler/Statistics-swift.struct/lateReadings``) is older than rows
+///   already written. It is still written at its own time, before that first sample's row, so
+///   the file's time steps back at that row: its time is what makes it too old for later
+///   samples, and replayed in file order the assembler counts it late and uses it from the same
+///   sample as before. Programs that need sorted rows sort them.
+///
+/// A sample without those timestamps (all its readings taken at its time, as from a device that
+/// samples its sensors together) is one row as always, `nan` for an absent sensor; `motion fuse`
+/// reads a row of three `nan` cells of a multi-rate file as no reading. A multi-rate recording
+/// read back with ``read(path:from:to:)`` gives a reading's own row as a sample with only that
+/// sensor.
+///
 /// Durability:
 /// - Every sample is formatted completely in memory and appended with one `write(2)` call (the
 ///   file is opened with `O_APPEND`). When a write fails or is cut short (a full disk, a removed
@@ -45,6 +70,10 @@ public final class MotionRecorder: @unchecked Sendable {
     private var failure: RecorderError?
     private var pending = 0
     private var buffer: [UInt8] = []
+    /// The last accelerometer and magnetometer readings written (timestamp, value), to write each
+    /// reading of a multi-rate recording once.
+    private var writtenAccelerometer: (timestamp: Double, value: SIMD3<Double>)?
+    private var writtenMagnetometer: (timestamp: Double, value: SIMD3<Double>)?
 
     public static let header = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n"
 
@@ -102,8 +131,9 @@ public final class MotionRecorder: @unchecked Sendable {
 
     deinit { Glibc_close(fd) }
 
-    /// Appends one sample as one line, with one `write` call, and every ``syncInterval`` samples
-    /// syncs the file.
+    /// Appends one sample as one line (with the rows of readings first seen, for a sample with
+    /// readings taken at other times: see the type's description), with one `write` call, and
+    /// every ``syncInterval`` samples syncs the file.
     ///
     /// - Throws: ``RecorderError/cannotWrite(path:reason:)`` when the line could not be written
     ///   whole or the sync failed (the partial line is truncated away); the recorder is stopped
@@ -117,14 +147,20 @@ public final class MotionRecorder: @unchecked Sendable {
             buffer.append(UInt8(ascii: ","))
             buffer.append(contentsOf: (v.isFinite ? "\(v)" : "nan").utf8)
         }
-        buffer.append(contentsOf: (sample.timestamp.isNaN ? "nan" : "\(sample.timestamp)").utf8)  // never `snan`
-        for v in [sample.gyroscope, sample.accelerometer, sample.magnetometer] {
-            let x = v ?? SIMD3(repeating: .nan)
-            field(x.x)
-            field(x.y)
-            field(x.z)
+        if sample.accelerometerTimestamp == nil && sample.magnetometerTimestamp == nil {
+            buffer.append(contentsOf: (sample.timestamp.isNaN ? "nan" : "\(sample.timestamp)").utf8)  // never `snan`
+            for v in [sample.gyroscope, sample.accelerometer, sample.magnetometer] {
+                let x = v ?? SIMD3(repeating: .nan)
+                field(x.x)
+                field(x.y)
+                field(x.z)
+            }
+            buffer.append(UInt8(ascii: "\n"))
+            if let a = sample.accelerometer { writtenAccelerometer = (sample.timestamp, a) }
+            if let m = sample.magnetometer { writtenMagnetometer = (sample.timestamp, m) }
+        } else {
+            appendMultiRate(sample, field: field)
         }
-        buffer.append(UInt8(ascii: "\n"))
         var written = -1
         repeat {
             written = buffer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -136,6 +172,65 @@ public final class MotionRecorder: @unchecked Sendable {
         length += off_t(written)
         pending += 1
         if syncInterval > 0 && pending >= syncInterval { try syncLocked() }
+    }
+
+    /// Formats a sample with readings taken at other times into `buffer`: the rows of readings
+    /// not written yet, then the sample's row (see the type's description).
+    private func appendMultiRate(_ sample: SensorSample, field: (Double) -> Void) {
+        func time(_ t: Double) {
+            buffer.append(contentsOf: (t.isNaN ? "nan" : "\(t)").utf8)  // never `snan`
+        }
+        func cells(_ v: SIMD3<Double>?) {
+            guard let v else {
+                buffer.append(contentsOf: ",,,".utf8)
+                return
+            }
+            field(v.x)
+            field(v.y)
+            field(v.z)
+        }
+        func isWritten(_ t: Double, _ v: SIMD3<Double>, _ written: (timestamp: Double, value: SIMD3<Double>)?) -> Bool {
+            guard let written, written.timestamp.bitPattern == t.bitPattern else { return false }
+            return written.value.x.bitPattern == v.x.bitPattern && written.value.y.bitPattern == v.y.bitPattern
+                && written.value.z.bitPattern == v.z.bitPattern
+        }
+        // The sample's cells of each slower sensor, and the readings that need rows of their own.
+        var accelerometerCells: SIMD3<Double>?
+        var magnetometerCells: SIMD3<Double>?
+        var own: [(timestamp: Double, accelerometer: Bool, value: SIMD3<Double>)] = []
+        if let a = sample.accelerometer {
+            if let t = sample.accelerometerTimestamp {
+                if !isWritten(t, a, writtenAccelerometer) { own.append((t, true, a)) }
+                writtenAccelerometer = (t, a)
+            } else {
+                accelerometerCells = a
+                writtenAccelerometer = (sample.timestamp, a)
+            }
+        }
+        if let m = sample.magnetometer {
+            if let t = sample.magnetometerTimestamp {
+                if !isWritten(t, m, writtenMagnetometer) { own.append((t, false, m)) }
+                writtenMagnetometer = (t, m)
+            } else {
+                magnetometerCells = m
+                writtenMagnetometer = (sample.timestamp, m)
+            }
+        }
+        if own.count == 2 && (own[1].timestamp < own[0].timestamp || (own[1].timestamp == own[0].timestamp && own[1].accelerometer)) {
+            own.swapAt(0, 1)
+        }
+        for reading in own {
+            time(reading.timestamp)
+            cells(nil)
+            cells(reading.accelerometer ? reading.value : nil)
+            cells(reading.accelerometer ? nil : reading.value)
+            buffer.append(UInt8(ascii: "\n"))
+        }
+        time(sample.timestamp)
+        cells(sample.gyroscope)
+        cells(accelerometerCells)
+        cells(magnetometerCells)
+        buffer.append(UInt8(ascii: "\n"))
     }
 
     /// Asks the kernel to write everything appended so far to the disk (`fsync`).

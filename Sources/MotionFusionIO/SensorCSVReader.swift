@@ -1,0 +1,90 @@
+import MotionFusionCore
+/// Reads the readings of one sensor from a CSV file of its own (a recording kept as one file per
+/// sensor, each sensor with its own timestamps), converted to the library's units.
+///
+/// The header names `t` and the three axes `x,y,z`, in any order; other columns are ignored. The
+/// axes may instead carry the sensor's names in ``IMUCSVReader``'s format — `gx,gy,gz`, `ax,ay,az`
+/// or `mx,my,mz`, or x-io's `Gyroscope X`, … — and `t` may be `Time`. Units are given as
+/// ``IMUCSVReader`` reads them: after a column's name in parentheses or brackets (`t (ms)`,
+/// `x [deg/s]`), else the unit passed to the initializer, else the library's (s, rad/s, m/s²,
+/// µT); an unknown unit, axes in different units or a given unit that contradicts the header is
+/// refused.
+///
+/// Every row is one reading; each of its four cells must be a number (`nan` is one: such a
+/// reading is passed on as it is). Rows are returned in file order: the reader neither sorts nor
+/// checks the timestamps. Errors are ``CSVError`` values naming line and column.
+public final class SensorCSVReader {
+    /// The sensor the file holds.
+    public let sensor: SensorReading.Sensor
+    /// The unit of `t`: the header's, the one given, or seconds.
+    public let timeUnit: TimeUnit
+    /// The spelling of the axes' unit the values are converted from (a ``GyroscopeUnit``,
+    /// ``AccelerometerUnit`` or ``MagnetometerUnit`` raw value): the header's, the one given, or the
+    /// library's.
+    public let unit: String
+    /// The underlying reader (header, line numbers, progress).
+    public let csv: CSVReader
+    private let columns: [Int]
+    private let scale: Double
+    private var values: [Double] = []
+
+    /// Opens one sensor's file and checks its header.
+    ///
+    /// - Parameters:
+    ///   - path: the CSV file.
+    ///   - sensor: the sensor the file holds; it decides the axis names accepted besides `x,y,z`
+    ///     and which unit applies.
+    ///   - timeUnit: the unit of `t`; nil for the header's, else seconds.
+    ///   - gyroscopeUnit: for a gyroscope file, the axes' unit; nil for the header's, else rad/s.
+    ///   - accelerometerUnit: for an accelerometer file; nil for the header's, else m/s².
+    ///   - magnetometerUnit: for a magnetometer file; nil for the header's, else µT.
+    /// - Throws: ``CSVError`` for an unreadable or empty file, a missing `t` or axis column (named
+    ///   `x`, `y` or `z` when the file has none of the sensor's own names, else the missing one of
+    ///   those), a duplicated one, or a header unit that is unknown, differs between the axes, or
+    ///   contradicts the unit given.
+    public init(
+        path: String, sensor: SensorReading.Sensor, timeUnit: TimeUnit? = nil, gyroscopeUnit: GyroscopeUnit? = nil,
+        accelerometerUnit: AccelerometerUnit? = nil, magnetometerUnit: MagnetometerUnit? = nil
+    ) throws(CSVError) {
+        let csv = try CSVReader(path: path)
+        let time = try csv.requiredColumn(named: "t")
+        let prefix = sensor == .gyroscope ? "g" : sensor == .accelerometer ? "a" : "m"
+        var names = ["x", "y", "z"]
+        if try csv.column(named: "x") == nil, try csv.column(named: "y") == nil, try csv.column(named: "z") == nil {
+            let own = names.map { prefix + $0 }
+            var found = false
+            for name in own where try csv.column(named: name) != nil { found = true }
+            if found { names = own }
+        }
+        var axes: [Int] = []
+        for name in names { axes.append(try csv.requiredColumn(named: name)) }
+        self.timeUnit = try csv.unit(ofColumns: [time], given: timeUnit)
+        switch sensor {
+        case .gyroscope:
+            let unit = try csv.unit(ofColumns: axes, given: gyroscopeUnit)
+            self.unit = unit.rawValue
+            scale = unit.toRadiansPerSecond
+        case .accelerometer:
+            let unit = try csv.unit(ofColumns: axes, given: accelerometerUnit)
+            self.unit = unit.rawValue
+            scale = unit.toMetersPerSecondSquared
+        case .magnetometer:
+            let unit = try csv.unit(ofColumns: axes, given: magnetometerUnit)
+            self.unit = unit.rawValue
+            scale = unit.toMicrotesla
+        }
+        self.sensor = sensor
+        self.csv = csv
+        columns = [time] + axes
+    }
+
+    /// The next reading, or nil at the end of the file.
+    ///
+    /// - Throws: ``CSVError`` naming the line and column of a malformed row.
+    public func next() throws(CSVError) -> SensorReading? {
+        guard try csv.nextRow(columns: columns, into: &values) else { return nil }
+        return SensorReading(
+            sensor: sensor, timestamp: timeUnit.seconds(values[0]),
+            value: SIMD3(values[1], values[2], values[3]) * scale)
+    }
+}
