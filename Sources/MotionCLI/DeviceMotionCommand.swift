@@ -19,11 +19,29 @@ struct DeviceMotionCommand: ParsableCommand {
             west are negative: --latitude -33.87). Rows are written as they are computed, so memory \
             stays flat however long the recording.
 
+            --live reads the Linux IIO devices under --iio-root instead of a file, as `motion record \
+            --iio` does (through their buffers when they have them, merged by timestamp when the \
+            sensors are on several devices; else polled, with a notice), and writes a row for every \
+            sample with a gyroscope and an accelerometer reading, until --duration seconds of sensor \
+            time or --samples rows (else until the device ends). A device that fails ends the run \
+            with status 1 after the rows it gave are written.
+
             \(outputFileRules)
             """)
 
-    @Argument(help: "The input CSV file.")
-    var input: String
+    @Argument(help: "The input CSV file (not with --live).")
+    var input: String?
+
+    @Flag(help: "Read the Linux IIO devices live instead of a file.")
+    var live = false
+
+    @OptionGroup var capture: IIOCaptureOptions
+
+    @Option(help: "--live: stop after this many seconds of sensor time.")
+    var duration: Double?
+
+    @Option(help: "--live: stop after this many rows.")
+    var samples: Int?
 
     @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
     var output: String
@@ -52,6 +70,10 @@ struct DeviceMotionCommand: ParsableCommand {
     @OptionGroup var units: InputUnits
 
     func validate() throws {
+        guard (input != nil) != live else { throw ValidationError("give either an input CSV file or --live") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive, got \(duration)") }
+        if let samples, samples < 1 { throw ValidationError("--samples must be at least 1, got \(samples)") }
+        if !live, duration != nil || samples != nil { throw ValidationError("--duration and --samples go with --live") }
         if referenceFrame == .xTrueNorthZVertical && (latitude == nil || longitude == nil) {
             throw ValidationError("xTrueNorthZVertical needs --latitude and --longitude")
         }
@@ -77,6 +99,7 @@ struct DeviceMotionCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
+        guard let input else { return try runLive(&processor, calibrationFiles: calibrationFiles) }
         let reader: IMUCSVReader
         do throws(CSVError) {
             reader = try IMUCSVReader(
@@ -85,24 +108,62 @@ struct DeviceMotionCommand: ParsableCommand {
             throw CommandFailure("\(input): \(error)")
         }
         let file = try OutputFile(path: output, inputs: [input] + calibrationFiles)
-        file.write("t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading\n")
+        file.write(Self.header)
         do throws(CSVError) {
             // Row by row through the file's buffer: memory stays flat however long the recording.
             while let r = try reader.next() {
                 let m = processor.update(
                     timestamp: r.timestamp, gyroscope: r.gyroscope, accelerometer: r.accelerometer,
                     magnetometer: r.magnetometer)
-                let q = m.attitude.quaternion
-                let e = m.attitude.eulerAngles.angles
-                let (w, g, u) = (m.rotationRate, m.gravity, m.userAcceleration)
-                file.write("\(r.timestamp),\(q.w),\(q.x),\(q.y),\(q.z),\(e[2]),\(e[1]),\(e[0]),")
-                file.write("\(w.x),\(w.y),\(w.z),\(g.x),\(g.y),\(g.z),\(u.x),\(u.y),\(u.z),\(m.heading)\n")
+                Self.write(m, at: r.timestamp, to: file)
             }
         } catch {
             file.abandon()
             throw CommandFailure("\(input): \(error)")
         }
         try file.commit()
+    }
+
+    static let header =
+        "t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading\n"
+
+    /// One output row.
+    static func write(_ m: DeviceMotion, at t: Double, to file: OutputFile) {
+        let q = m.attitude.quaternion
+        let e = m.attitude.eulerAngles.angles
+        let (w, g, u) = (m.rotationRate, m.gravity, m.userAcceleration)
+        file.write("\(t),\(q.w),\(q.x),\(q.y),\(q.z),\(e[2]),\(e[1]),\(e[0]),")
+        file.write("\(w.x),\(w.y),\(w.z),\(g.x),\(g.y),\(g.z),\(u.x),\(u.y),\(u.z),\(m.heading)\n")
+    }
+
+    /// `--live`: the IIO devices' samples, as `motion record --iio` reads them, through the
+    /// processor. The rows given are kept when the source fails (then status 1).
+    private func runLive(
+        _ processor: inout DeviceMotionProcessor<InertialFrameFilter<Double>>, calibrationFiles: [String]
+    ) throws {
+        let (source, notice) = try capture.source(rate: nil)
+        if let notice { FileHandle.standardError.write("\(notice)\n".data(using: .utf8)!) }
+        defer { IIOCaptureOptions.stop(source) }  // buffered devices put back
+        guard source.sensors.isSuperset(of: [.gyroscope, .accelerometer]) else {
+            throw CommandFailure("device motion needs a gyroscope and an accelerometer; the IIO devices under \(capture.iioRoot) lack one")
+        }
+        let file = try OutputFile(path: output, inputs: calibrationFiles)
+        file.write(Self.header)
+        let limited = duration.map { LimitedSource(source, duration: $0) } ?? source
+        var rows = 0
+        var failure: (any Error)?
+        do {
+            while samples.map({ rows < $0 }) ?? true, let sample = try limited.next() {
+                guard let w = sample.gyroscope, let a = sample.accelerometer else { continue }
+                let m = processor.update(timestamp: sample.timestamp, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
+                Self.write(m, at: sample.timestamp, to: file)
+                rows += 1
+            }
+        } catch {
+            failure = error
+        }
+        try file.commit()
+        if let failure { throw CommandFailure("source: \(failure)") }
     }
 }
 

@@ -8,9 +8,13 @@ struct RecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Record raw sensor samples (Linux IIO sensors, a replayed CSV or a simulation) to a CSV file.",
         discussion: """
-            Exactly one source: --iio (every IIO device under --iio-root, polled at --rate or the \
-            devices' sampling frequency), --replay FILE (a CSV in the `motion fuse` format) or \
-            --simulate SCENARIO. Samples go through MotionManager and MotionRecorder: one write per \
+            Exactly one source: --iio (the IIO devices under --iio-root), --replay FILE (a CSV in \
+            the `motion fuse` format) or --simulate SCENARIO. With --iio, devices that have a buffer \
+            are read through it (/dev/iio:deviceN, or --dev-root): every sample at the sensors' own \
+            rate, stamped by the kernel; sensors on several devices are merged by timestamp, one \
+            sample per gyroscope reading with the latest accelerometer and magnetometer readings. \
+            Otherwise, or with --poll, every device is polled through sysfs at --rate or the \
+            devices' sampling frequency, and a notice on standard error says why. Samples go through MotionManager and MotionRecorder: one write per \
             line, appended; a write that fails (a full disk) is cut back to the last whole line and \
             ends the run with status 1. A killed process can leave one partial last line: reading \
             back keeps every whole line and reports the cut, and appending again removes it first. \
@@ -25,8 +29,7 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "Record the Linux IIO devices.")
     var iio = false
 
-    @Option(help: "The IIO sysfs folder.")
-    var iioRoot: String = IIODevice.defaultRoot
+    @OptionGroup var capture: IIOCaptureOptions
 
     @Option(help: "IIO polling rate, Hz (default: the devices' sampling frequency, else 100).")
     var rate: Double?
@@ -64,11 +67,9 @@ struct RecordCommand: ParsableCommand {
         let pacing: ReplayPacing = realTime.map { .realTime(speed: $0) } ?? .asFastAsPossible
         let source: any MotionSource
         if iio {
-            let devices: [IIODevice]
-            // IIOError's description already starts with "IIO:".
-            do { devices = try IIODevice.list(root: iioRoot) } catch { throw CommandFailure("\(error)") }
-            guard !devices.isEmpty else { throw CommandFailure("no IIO devices under \(iioRoot)") }
-            source = IIOSource(devices: devices, rate: rate)
+            let (capture, notice) = try capture.source(rate: rate)
+            if let notice { FileHandle.standardError.write("\(notice)\n".data(using: .utf8)!) }
+            source = capture
         } else if let replay {
             do { source = try CSVReplaySource(path: replay, pacing: pacing) } catch { throw CommandFailure("\(replay): \(error)") }
         } else {
@@ -88,6 +89,7 @@ struct RecordCommand: ParsableCommand {
         manager.startRecording(to: recorder) { [weak manager] _ in manager?.stopGyroUpdates() }
         manager.startGyroUpdates()
         manager.waitUntilFinished()
+        IIOCaptureOptions.stop(source)  // buffered devices put back (a --duration run ends them early)
         manager.stopRecording()
         var failure = manager.recordingError
         if failure == nil {

@@ -17,3 +17,8 @@ extension IIOBufferError: LocalizedError {
     /// The same text as ``description``.
     public var errorDescription: String? { description }
 }
+
+extension IIODeviceGroupError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}

@@ -30,6 +30,7 @@ struct ErrorDescriptionTests {
         RecorderError.cannotOpen(path: "/nonexistent/recording.csv", reason: "No such file or directory"),
         FusionError.lengthMismatch(expected: 10, found: 9, what: "gyroscope"),
         IIOBufferError.noBuffer(device: "/sys/bus/iio/devices/iio:device0"),
+        IIODeviceGroupError.missingTimestampOrigin(device: "/sys/bus/iio/devices/iio:device1"),
         SettingsError.outOfRange(setting: "biasLimit", value: -1, range: "> 0, finite"),
         MotionManagerError.trueNorthNotAvailable,
     ]

@@ -32,10 +32,12 @@ struct FakeBufferedDevice {
 
     let root: String
     let legacy: Bool
+    /// N of `iio:deviceN`.
+    let number: Int
 
     var sysfs: String { root + "/sys" }
-    var device: String { sysfs + "/iio:device0" }
-    var fifo: String { root + "/dev/iio:device0" }
+    var device: String { sysfs + "/iio:device\(number)" }
+    var fifo: String { root + "/dev/iio:device\(number)" }
     /// The folder of `enable` and `length`, relative to the device.
     var bufferFolder: String { legacy ? "buffer" : "buffer0" }
     /// The folder of the scan elements, relative to the device.
@@ -43,11 +45,13 @@ struct FakeBufferedDevice {
 
     init(
         name: String = "fake-imu", elements: [Element], timestampIndex: Int? = nil, files: [String: String] = [:],
-        trigger: Trigger = .none, legacy: Bool = false, length: Int = 1024
+        trigger: Trigger = .none, legacy: Bool = false, length: Int = 1024, number: Int = 0, root: String? = nil
     ) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("mf-iio-buffer-\(UUID().uuidString)").path
+        // `root`: another device's, to put several devices in one tree (`sys/iio:deviceN`, `dev/`).
+        self.root = root ?? FileManager.default.temporaryDirectory.appendingPathComponent("mf-iio-buffer-\(UUID().uuidString)").path
         self.legacy = legacy
-        try FileManager.default.createDirectory(atPath: root + "/dev", withIntermediateDirectories: true)
+        self.number = number
+        try FileManager.default.createDirectory(atPath: self.root + "/dev", withIntermediateDirectories: true)
         try write("name", name + "\n")
         try write("\(bufferFolder)/enable", "0\n")
         try write("\(bufferFolder)/length", "\(length)\n")
@@ -118,6 +122,34 @@ final class FIFOWriter: @unchecked Sendable {
         try #require(fd >= 0, "writer: \(String(cString: strerror(errno)))")
     }
 
+    /// The bytes written and not yet read (FIONREAD): 0 once the reader has taken everything.
+    var unread: Int {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : -1
+    }
+
+    /// Writes `bytes` now, on the calling thread, and waits (at most 10 s) until the reader has
+    /// read them all. The reader then reads what follows in another `read`: a source has handed on
+    /// every scan of an earlier read before it reads again.
+    func writeAndDrain(_ bytes: [UInt8]) throws {
+        try write(bytes)
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while unread != 0 {
+            try #require(Date() < deadline, "the reader did not take \(unread) bytes in 10 s")
+            usleep(100)
+        }
+    }
+
+    /// Writes `bytes` now, on the calling thread (blocking while the FIFO is full).
+    func write(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
+            try #require(n > 0, "write: \(String(cString: strerror(errno)))")
+            sent += n
+        }
+    }
+
     /// Closes the dummy reader (call once the source has opened the FIFO).
     func releaseKeeper() {
         if keeper >= 0 { close(keeper) }
@@ -139,7 +171,7 @@ final class FIFOWriter: @unchecked Sendable {
                 let end = min(position + size, bytes.count)
                 var sent = position
                 while sent < end {
-                    let n = bytes[sent..<end].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                    let n = bytes[sent..<end].withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
                     if n <= 0 { break }
                     sent += n
                 }
@@ -193,12 +225,12 @@ struct ScanEncoder {
 enum BroadTrial01 {
     static let name = "01_undisturbed_slow_rotation_A"
 
-    static func rows(before seconds: Double) throws -> [[Double]] {
+    static func rows(from start: Double = 0, before seconds: Double) throws -> [[Double]] {
         let path = BroadData.folder.appendingPathComponent(name + ".csv").path
         // The first seconds only: a row is about 200 bytes at 286 Hz, so 1 MB holds 15 s.
         let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? file.close() }
-        let bytes = [UInt8](try file.read(upToCount: 1 << 20) ?? Data())
+        let bytes = [UInt8](try file.read(upToCount: max(1 << 20, Int(seconds * 80_000))) ?? Data())
         var rows: [[Double]] = []
         var lineStart = try #require(bytes.firstIndex(of: 0x0A)) + 1  // after the header
         while let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) {
@@ -207,7 +239,7 @@ enum BroadTrial01 {
             let values = line.split(separator: ",").prefix(10).compactMap { Double($0) }
             try #require(values.count == 10, "\(line)")
             if values[0] >= seconds { break }
-            rows.append(values)
+            if values[0] >= start { rows.append(values) }
         }
         return rows
     }
@@ -215,3 +247,5 @@ enum BroadTrial01 {
     /// A kernel-style timestamp for `t` seconds: nanoseconds of a realtime clock.
     static func nanoseconds(_ t: Double) -> Int64 { 1_700_000_000_000_000_000 + Int64((t * 1e9).rounded()) }
 }
+
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }

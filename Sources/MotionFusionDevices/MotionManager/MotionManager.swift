@@ -60,11 +60,25 @@ public struct MagnetometerData: Sendable, Hashable {
 /// ``MotionManagerError``, reported the same way, and the service stays as it was (inactive, or
 /// running its own request). Timestamps are the source's. Thread safety: every method may be called
 /// from any thread.
+///
+/// ## Sensors at different rates
+///
+/// A source that merges sensors at different rates (``IIODeviceGroup``, or any source of
+/// ``SampleAssembler`` samples) gives one sample per gyroscope reading, carrying the latest
+/// accelerometer and magnetometer readings and, in ``SensorSample/accelerometerTimestamp`` and
+/// ``SensorSample/magnetometerTimestamp``, when they were taken. The raw accelerometer and
+/// magnetometer services report each reading once, at its own time: a sample whose
+/// `accelerometerTimestamp` (or `magnetometerTimestamp`) is set and equals that of the reading
+/// already offered is not offered again, and ``AccelerometerData`` and ``MagnetometerData`` carry
+/// the reading's time (their update intervals count on it). Samples without these fields are
+/// reported as they come, each at the sample's time. Device motion is unchanged: it runs on every
+/// sample with a gyroscope and an accelerometer reading, with the readings the sample carries.
 public final class MotionManager: @unchecked Sendable {
     // @unchecked Sendable, and why it is sound:
     // - Every `var` stored property below (the four services, `processor`, `recorder`,
     //   `processorRequest`, `recordingFailureHandler`, `recordingFailure`, `running`,
-    //   `workerAlive`, `ended`, `samples`, `sourceError`, `startError`, `referenceFrame`,
+    //   `workerAlive`, `ended`, `samples`, `lastAccelerometerReading`, `lastMagnetometerReading`,
+    //   `sourceError`, `startError`, `referenceFrame`,
     //   `defaultDeclination`, `showsMovementDisplay`) is read and written only inside `lock`
     //   (`locked { }`, or `lock.lock()`…`unlock()` in `start` and `run`).
     // - The `let`s are immutable after `init`; `lock` and `finished` are thread-safe by design, and
@@ -163,6 +177,10 @@ public final class MotionManager: @unchecked Sendable {
     private var workerAlive = false
     private var ended = false
     private var samples = 0
+    /// When the accelerometer and magnetometer readings last offered were taken (an assembled
+    /// sample's ``SensorSample/accelerometerTimestamp``, else its timestamp).
+    private var lastAccelerometerReading: Double?
+    private var lastMagnetometerReading: Double?
     private var sourceError: (any Error)?
     private var startError: MotionManagerError?
     private let finished = NSCondition()
@@ -694,13 +712,19 @@ public final class MotionManager: @unchecked Sendable {
         }
         samples += 1
         let t = sample.timestamp
-        if let a = sample.accelerometer {
+        // An assembled sample repeats the latest reading of a slower sensor: each reading is
+        // reported once, at its own time.
+        if let a = sample.accelerometer, sample.accelerometerTimestamp.map({ $0 != lastAccelerometerReading }) ?? true {
+            let at = sample.accelerometerTimestamp ?? t
+            lastAccelerometerReading = at
             _ = accelerometer.offer(
-                AccelerometerData(timestamp: t, acceleration: CoreMotionConversion.acceleration(specificForce: a)), at: t)
+                AccelerometerData(timestamp: at, acceleration: CoreMotionConversion.acceleration(specificForce: a)), at: at)
         }
         if let w = sample.gyroscope { _ = gyro.offer(GyroData(timestamp: t, rotationRate: w), at: t) }
-        if let m = sample.magnetometer {
-            _ = magnetometer.offer(MagnetometerData(timestamp: t, magneticField: m), at: t)
+        if let m = sample.magnetometer, sample.magnetometerTimestamp.map({ $0 != lastMagnetometerReading }) ?? true {
+            let at = sample.magnetometerTimestamp ?? t
+            lastMagnetometerReading = at
+            _ = magnetometer.offer(MagnetometerData(timestamp: at, magneticField: m), at: at)
         }
         if deviceMotionService.active, processor != nil, let w = sample.gyroscope, let a = sample.accelerometer {
             let motion = processor!.update(timestamp: t, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
