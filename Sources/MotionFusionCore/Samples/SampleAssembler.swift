@@ -45,8 +45,13 @@
 ///   stream deals with NaN and saturated values.
 ///
 /// Memory is allocated once, at creation: at most ``heldSamples`` gyroscope readings wait (beyond
-/// that the oldest is made without waiting) and ``heldReadings`` readings of each other sensor are
-/// kept (beyond that the oldest is dropped; it is superseded by the newer ones).
+/// that the oldest is made without waiting, ``Statistics-swift.struct/overflows``) and
+/// ``heldReadings`` readings of each other sensor are kept: when a sensor's readings fill that,
+/// the gyroscope readings waiting are made first (they may need the oldest), and only a reading
+/// still ahead of every gyroscope reading is dropped (``Statistics-swift.struct/discardedReadings``).
+/// Made samples are kept until ``next()`` takes them, up to ``heldSamples``; a caller that adds
+/// more without taking loses the oldest (``Statistics-swift.struct/droppedSamples``): take
+/// samples after each reading or scan added.
 public struct SampleAssembler: Sendable {
     /// The limits the rules use, in seconds.
     public struct Rules: Sendable, Hashable {
@@ -103,6 +108,9 @@ public struct SampleAssembler: Sendable {
         public var discardedReadings = 0
         /// Gyroscope readings made into samples without waiting because too many were held.
         public var overflows = 0
+        /// Samples made and dropped because more than ``SampleAssembler/heldSamples`` were
+        /// waiting to be taken with ``SampleAssembler/next()``.
+        public var droppedSamples = 0
 
         public init() {}
     }
@@ -168,8 +176,12 @@ public struct SampleAssembler: Sendable {
         }
         switch reading.sensor {
         case .gyroscope: addGyroscope(reading)
-        case .accelerometer: Self.add(reading, to: &accelerometer, after: newestSample, rules: rules, &statistics)
-        case .magnetometer: Self.add(reading, to: &magnetometer, after: newestSample, rules: rules, &statistics)
+        case .accelerometer:
+            while accelerometer.readings.isFull, let held = pending.popFirst() { makeReady(held) }
+            Self.add(reading, to: &accelerometer, after: newestSample, rules: rules, &statistics)
+        case .magnetometer:
+            while magnetometer.readings.isFull, let held = pending.popFirst() { makeReady(held) }
+            Self.add(reading, to: &magnetometer, after: newestSample, rules: rules, &statistics)
         }
     }
 
@@ -220,7 +232,8 @@ public struct SampleAssembler: Sendable {
             statistics.clockJumps += 1
             // The samples of the old timeline are made now, with what there is.
             while let held = pending.popFirst() {
-                if let dropped = ready.push(make(held)) { _ = dropped; statistics.overflows += 1 }
+                let sample = make(held)
+                if ready.push(sample) != nil { statistics.droppedSamples += 1 }
             }
             if t < last {
                 Self.discard(after: t, in: &accelerometer, &statistics)
@@ -228,10 +241,7 @@ public struct SampleAssembler: Sendable {
             }
         }
         newestGyroscope = t
-        if pending.isFull, let oldest = pending.popFirst() {
-            statistics.overflows += 1
-            ready.push(make(oldest))
-        }
+        if pending.isFull, let oldest = pending.popFirst() { makeReady(oldest) }
         pending.push(reading)
     }
 
@@ -256,6 +266,12 @@ public struct SampleAssembler: Sendable {
         if track.readings.push(reading) != nil { statistics.discardedReadings += 1 }
         track.newest = t
         track.stalled = false
+    }
+
+    /// Makes a held gyroscope reading into a sample without waiting (too much is held).
+    private mutating func makeReady(_ gyroscope: SensorReading) {
+        statistics.overflows += 1
+        if ready.push(make(gyroscope)) != nil { statistics.droppedSamples += 1 }
     }
 
     /// Drops `track`'s readings later than `t`.

@@ -268,7 +268,10 @@ public final class IIODeviceGroup: MotionSource, @unchecked Sendable {
 
         init(members: [any MotionSource], rules: SampleAssembler.Rules) {
             self.members = members
-            assembler = SampleAssembler(rules: rules)
+            // Every member's sensors are expected: the first samples wait for their first
+            // readings (bounded by the rules' wait), as a recording of the same readings would.
+            assembler = SampleAssembler(
+                rules: rules, expecting: members.reduce(into: SensorSet()) { $0.formUnion($1.sensors) })
             // Room for the most a reading can release at once (every held gyroscope reading) on
             // top of the limit at which readers pause.
             ready = Array(repeating: nil, count: SampleAssembler.heldSamples + Self.readyLimit)
