@@ -8,7 +8,7 @@ struct DocumentationExampleTests {
     /// "Device Motion for Core Motion Users".
     @Test func deviceMotionForCoreMotionUsersExample() throws {
         let recording = try MotionScenario.named("gestures")!.generate()
-        let manager = MotionManager(source: RecordingSource(recording))  // or CSVReplaySource, IIOSource
+        let manager = MotionManager(source: RecordingSource(recording))  // or IIOBufferedSource, …
         manager.deviceMotionUpdateInterval = 0.02                // 50 Hz
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
         manager.waitUntilFinished()
@@ -62,6 +62,22 @@ struct DocumentationExampleTests {
         #expect(manager.error == nil && manager.attitudeReferenceFrame == .xTrueNorthZVertical)
         let heading = try #require(last?.heading)
         #expect(heading >= 0 && heading < 360)
+    }
+
+    /// "Device Motion for Core Motion Users", real sensors on Linux: compiled here, not run — it
+    /// reads the machine's own IIO devices. `IIODeviceGroupTests` and `IIOCaptureOptionsTests` run
+    /// the same calls on fake devices.
+    static func realSensorsOnLinuxExample() throws {
+        // One device with accelerometer and gyroscope (and perhaps a magnetometer):
+        if let device = try IIODevice.list().first(where: { $0.channelTypes.contains(.gyroscope) }) {
+            let manager = MotionManager(source: try IIOBufferedSource(device: device))
+            manager.startDeviceMotionUpdates()
+        }
+
+        // Sensors on several devices (an IMU and a separate magnetometer), merged by kernel timestamp:
+        let group = try IIODeviceGroup(devices: try IIODevice.list())
+        let merged = MotionManager(source: group)
+        merged.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
     }
 
     /// Every ```swift block of "Device Motion for Core Motion Users" appears word for word (indentation
