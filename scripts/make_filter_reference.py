@@ -2,7 +2,7 @@
 """Generate attitude-filter reference data (PyPI ``ahrs`` 0.4.0) for MotionFusion.
 
 Run through the wrapper ``scripts/make_filter_reference`` (it creates / reuses
-the pinned virtualenv ``<repo>/.venv-reference``).  Writes
+the pinned virtualenv ``<repo>/.venv-reference``, ``scripts/requirements/reference.txt``).  Writes
 ``<repo>/Reference/filter_*.csv``; see the "Attitude filter reference data"
 section of ``Reference/README.md``.
 

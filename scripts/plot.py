@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Draw MotionFusion's results from the CSV files `motion` writes, as titled PNGs with units.
 
-Run it through the wrapper ``scripts/plot`` (it creates / reuses ``<repo>/.venv-plot`` with pinned
-matplotlib and numpy):
+Run it through the wrapper ``scripts/plot`` (it uses ``scripts/python-env plot``: ``<repo>/.venv-plot``
+with the pins of ``scripts/requirements/plot.txt``):
 
     scripts/plot attitude ESTIMATE.csv TRUTH.csv -o attitude.png   # roll, pitch, yaw vs truth
     scripts/plot errors ESTIMATE.csv TRUTH.csv -o errors.png       # total, heading, inclination
