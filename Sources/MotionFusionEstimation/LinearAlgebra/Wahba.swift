@@ -2,28 +2,6 @@ import MotionFusionCore
 import MotionFusionIO
 import RealModule
 
-/// How ``Wahba/solve(reference:observed:weights:method:)`` finds the optimal rotation.
-public enum WahbaMethod: String, CaseIterable, Sendable, Codable {
-    /// Davenport's q-method: the eigenvector of the 4 × 4 matrix K with the largest eigenvalue
-    /// (LAPACK `dsyev`). Gives the quaternion directly.
-    case davenport
-    /// The singular value decomposition of the 3 × 3 attitude profile matrix B (LAPACK `dgesvd`),
-    /// `R = U diag(1, 1, det U · det V) Vᵀ`, then Shepperd's conversion to a quaternion.
-    case svd
-}
-
-/// The solution of Wahba's problem.
-public struct WahbaSolution<Scalar: FusionScalar>: Sendable, Hashable {
-    /// The unit quaternion (w ≥ 0) that best maps observed vectors onto reference vectors:
-    /// `reference[i] ≈ rotation.act(on: observed[i])`.
-    public var rotation: Quaternion<Scalar>
-    /// The root of the weighted sum of squared residuals, `√(Σ wᵢ |aᵢ − R bᵢ|²)`, as SciPy's
-    /// `align_vectors` reports it (`rssd`).
-    public var rootSumSquaredDistance: Scalar
-    /// The method used.
-    public var method: WahbaMethod
-}
-
 /// Wahba's problem: the rotation that best aligns vector observations with their references.
 ///
 /// Given reference vectors `aᵢ` (say, earth-frame gravity and magnetic field), the same vectors

@@ -1,0 +1,24 @@
+import MotionFusionCore
+
+/// The quantities of an IMU recording whose unit a CSV header may give; a ``CSVError`` about a
+/// header unit names one.
+public enum MeasuredQuantity: String, CaseIterable, Sendable, Codable {
+    /// The timestamp column `t` (``TimeUnit``).
+    case time
+    /// The gyroscope columns `gx,gy,gz` (``GyroscopeUnit``).
+    case gyroscope
+    /// The accelerometer columns `ax,ay,az` (``AccelerometerUnit``).
+    case accelerometer
+    /// The magnetometer columns `mx,my,mz` (``MagnetometerUnit``).
+    case magnetometer
+
+    /// The header spellings of this quantity's units.
+    public var headerSpellings: [String] {
+        switch self {
+        case .time: TimeUnit.headerSpellings
+        case .gyroscope: GyroscopeUnit.headerSpellings
+        case .accelerometer: AccelerometerUnit.headerSpellings
+        case .magnetometer: MagnetometerUnit.headerSpellings
+        }
+    }
+}
