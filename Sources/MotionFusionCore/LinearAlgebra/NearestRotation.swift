@@ -16,13 +16,9 @@ package enum NearestRotation {
         let g = d.transposed * d
         guard let e = SymmetricEigen3(columns: g.column0, g.column1, g.column2) else { return nil }
         let (v0, v1, v2) = e.vectors
-        func unit(_ x: SIMD3<Double>) -> SIMD3<Double>? {
-            let n = (x * x).sum().squareRoot()
-            return n > 0 && n.isFinite ? x / n : nil
-        }
         // u_i = M v_i / s_i for the two largest singular values; the third completes a right-handed
         // basis, which puts the sign d = det U det V of the Procrustes solution in.
-        guard let u0 = unit(d * v0) else { return nil }
+        guard let u0 = ScaledLength.direction(d * v0) else { return nil }
         // M v₁ with its u₀ part removed, twice (one Gram–Schmidt pass leaves rounding noise along u₀
         // when M v₁ is itself mostly noise). Below a few ulp of s₁ it is noise: rank one, where any
         // unit vector perpendicular to u₀ gives a nearest rotation.
@@ -31,17 +27,16 @@ package enum NearestRotation {
         w -= (w * u0).sum() * u0
         let s1 = e.values.x.squareRoot()
         let u1: SIMD3<Double>
-        if (w * w).sum().squareRoot() > 16 * Double.ulpOfOne * s1, let n = unit(w) {
+        if (w * w).sum().squareRoot() > 16 * Double.ulpOfOne * s1, let n = ScaledLength.direction(w) {
             u1 = n
         } else {
             let helper: SIMD3<Double> = abs(u0.x) < 0.9 ? SIMD3(1, 0, 0) : SIMD3(0, 1, 0)
             var h = helper - (helper * u0).sum() * u0
             h -= (h * u0).sum() * u0
-            guard let n = unit(h) else { return nil }
+            guard let n = ScaledLength.direction(h) else { return nil }
             u1 = n
         }
-        let u2 = SIMD3(u0.y * u1.z - u0.z * u1.y, u0.z * u1.x - u0.x * u1.z, u0.x * u1.y - u0.y * u1.x)
-        let u = RotationMatrix<Double>(columns: u0, u1, u2)
+        let u = RotationMatrix<Double>(columns: u0, u1, u0.crossProduct(u1))
         let v = RotationMatrix<Double>(columns: v0, v1, v2)
         return RotationMatrix<Scalar>(u * v.transposed)
     }

@@ -59,9 +59,8 @@ package struct SymmetricEigen3: Sendable {
         func column(_ k: Int) -> SIMD3<Double> { SIMD3(v[k], v[3 + k], v[6 + k]) }
         let e0 = column(order[0])
         let e1 = column(order[1])
-        let cross = SIMD3(e0.y * e1.z - e0.z * e1.y, e0.z * e1.x - e0.x * e1.z, e0.x * e1.y - e0.y * e1.x)
         values = SIMD3(value(order[0]), value(order[1]), value(order[2]))
-        vectors = (e0, e1, cross)
+        vectors = (e0, e1, e0.crossProduct(e1))
     }
 }
 
