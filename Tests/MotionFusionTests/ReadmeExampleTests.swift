@@ -9,6 +9,22 @@ import MotionFusion  // not @testable: the snippet may use public API only
 struct ReadmeExampleTests {
     @Test func usageSnippetRunsAndIsInTheReadme() throws {
         // README-SNIPPET-BEGIN
+        // Fusion: the default filter in a stream that turns timestamps into sample periods.
+        var stream = FusionStream()  // InertialFrameFilter<Double>, ENU earth frame
+        let recording = SyntheticMotion.generate()  // seeded, with its true attitude
+        for k in 0..<recording.count {
+            let output = stream.update(
+                timestamp: recording.timestamps[k],  // s
+                gyroscope: recording.gyroscope[k],  // rad/s
+                accelerometer: recording.accelerometer[k],  // m/s², specific force
+                magnetometer: recording.magnetometer?[k])  // µT, or nil for 6D
+            if k == recording.count - 1 {
+                print(output.attitude.yaw, output.gravity, output.linearAcceleration)
+            }
+        }
+        let error = stream.filter.quaternion.angle(to: recording.truth!.last!)
+        print(error * 180 / .pi)  // degrees from the true attitude
+
         // A device tilted 30° about its own X axis (top edge up), then turned 90° to the left.
         let tilt = Quaternion<Double>(angle: 30 * .pi / 180, axis: SIMD3(1, 0, 0))
         let turn = Quaternion<Double>(angle: .pi / 2, axis: SIMD3(0, 0, 1))
@@ -29,22 +45,6 @@ struct ReadmeExampleTests {
             reference: [up, north],
             observed: [q.inverseAct(on: up), q.inverseAct(on: north)])
         print(solution.rotation.angle(to: q))  // ≈ 0 rad
-
-        // Fusion: a filter in a stream that turns timestamps into sample periods.
-        var stream = FusionStream(filter: InertialFrameFilter<Double>(settings: .init(frame: .enu)))
-        let recording = SyntheticMotion.generate()  // seeded, with its true attitude
-        for k in 0..<recording.count {
-            let output = stream.update(
-                timestamp: recording.timestamps[k],  // s
-                gyroscope: recording.gyroscope[k],  // rad/s
-                accelerometer: recording.accelerometer[k],  // m/s², specific force
-                magnetometer: recording.magnetometer?[k])  // µT, or nil for 6D
-            if k == recording.count - 1 {
-                print(output.attitude.yaw, output.gravity, output.linearAcceleration)
-            }
-        }
-        let error = stream.filter.quaternion.angle(to: recording.truth!.last!)
-        print(error * 180 / .pi)  // degrees from the true attitude
         // README-SNIPPET-END
 
         #expect((top - SIMD3(-cos(.pi / 6), 0, sin(.pi / 6))).lengthOfVector < 1e-15)
