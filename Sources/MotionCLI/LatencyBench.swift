@@ -173,9 +173,12 @@ struct LatencyBench {
 /// task, a thread); the caller reads the record after the consumer has ended (a semaphore or the
 /// queue orders the two).
 private final class ReceiptLog: @unchecked Sendable {
+    /// The device motions' timestamps, seconds, in the order received.
     private(set) var timestamps: [Double] = []
+    /// `CLOCK_MONOTONIC` nanoseconds at each receipt.
     private(set) var receipts: [Int64] = []
 
+    /// An empty record with room for `capacity` receipts (no allocation while measuring).
     init(capacity: Int) {
         timestamps.reserveCapacity(capacity)
         receipts.reserveCapacity(capacity)

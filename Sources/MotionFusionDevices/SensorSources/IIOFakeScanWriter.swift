@@ -207,8 +207,20 @@ package final class IIOFakeScanWriter: @unchecked Sendable {
     }
 
     /// Sleeps until `deadline` (`CLOCK_MONOTONIC` nanoseconds); returns at once when it has passed.
+    /// Linux sleeps to the absolute time (`clock_nanosleep`, `TIMER_ABSTIME`); elsewhere (no
+    /// `clock_nanosleep` on Darwin) the time left is measured anew before each relative sleep, which
+    /// does not accumulate drift either.
     private static func sleep(until deadline: Int64) {
-        var target = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+        #if canImport(Glibc) || canImport(Musl)
+            var target = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+        #else
+            while true {
+                let left = deadline - monotonicNanoseconds()
+                guard left > 0 else { return }
+                var span = timespec(tv_sec: Int(left / 1_000_000_000), tv_nsec: Int(left % 1_000_000_000))
+                _ = nanosleep(&span, nil)
+            }
+        #endif
     }
 }
