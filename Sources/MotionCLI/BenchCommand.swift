@@ -3,7 +3,9 @@ import Foundation
 import MotionFusion
 
 /// `motion bench`: times each filter's update loop on samples held in memory (no parsing, no
-/// output), single stream and many streams, and prints nanoseconds per sample.
+/// output), single stream and many streams, and prints nanoseconds per sample; with `--latency`,
+/// measures instead the time from an IIO scan to its device motion at the consumer
+/// (``LatencyBench``).
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -29,13 +31,34 @@ struct BenchCommand: ParsableCommand {
 
             With --json the result is a JSON array of objects \
             {"filter": …, "scalar": "Float"|"Double", "mode": "6D"|"9D", "streams": N, "nsPerSample": …}.
+
+            --latency measures instead the time from a scan's arrival at a fake buffered IIO device \
+            (a FIFO in a temporary folder, written at each of --rates, each scan stamped with \
+            CLOCK_MONOTONIC as the kernel stamps it) to its device motion reaching the consumer, \
+            per delivery path: "handler" (MotionManager, a handler on a serial DispatchQueue), \
+            "stream" (the manager's AsyncStream consumed by a Task) and "pull" (the consumer's \
+            thread calls the source's next() and computes device motion itself). --duration is then \
+            the seconds of scans per case (default \(Self.count(defaultLatencyDuration))). The \
+            figures are p50, p99, p99.9 and the largest, exact (nearest rank over every latency), \
+            the samples written and the samples lost (written but never delivered, or delivered out \
+            of order). With --json: a JSON array of objects {"rateHz": …, "path": \
+            "handler"|"stream"|"pull", "p50us": …, "p99us": …, "p999us": …, "maxus": …, \
+            "samples": …, "lost": …} (the latencies null when nothing was delivered). The other \
+            options do not apply. The exit status is 1 when any case lost a sample, delivered one \
+            twice or out of order, or failed otherwise (after the full output).
             """)
 
     @Option(help: "A CSV recording in the `motion fuse` input format (default: synthetic, 100 Hz).")
     var input: String?
 
-    @Option(help: "Synthetic recording length, s (without --input).")
-    var duration: Double = 600
+    @Option(help: "Synthetic recording length, s (without --input; default 600). With --latency: seconds per case (default 3).")
+    var duration: Double?
+
+    @Flag(help: "Measure the latency from an IIO scan to its device motion at the consumer instead.")
+    var latency = false
+
+    @Option(help: "With --latency: the scan rates, Hz, comma-separated.")
+    var rates: String = "100,1000,4000"
 
     @Option(help: "Filters to time (repeatable; default: all).")
     var filter: [FilterName] = []
@@ -64,6 +87,62 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    /// The synthetic recording's length without --duration, s.
+    static let defaultDuration = 600.0
+    /// The seconds per case of --latency without --duration.
+    static let defaultLatencyDuration = 3.0
+    /// The highest --rates, Hz.
+    static let maximumLatencyRate = 100_000.0
+    /// The most scans in one --latency case (rate × duration): about 50 MB of timestamps.
+    static let maximumLatencySamples = 2_000_000_000.0 / 200
+
+    /// The synthetic recording's length, s.
+    var recordingDuration: Double { duration ?? Self.defaultDuration }
+
+    /// The rates of --rates, in order; nil when the text is not a list of numbers.
+    var latencyRates: [Double]? {
+        let parts = rates.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
+        return parts.map { $0! }
+    }
+
+    /// Checks --rates and --duration for --latency.
+    func validateLatency() throws {
+        guard let list = latencyRates else {
+            throw ValidationError("--rates is \"\(rates)\"; it must be rates in Hz separated by commas, such as 100,1000,4000")
+        }
+        if let bad = list.first(where: { !($0 > 0 && $0 <= Self.maximumLatencyRate) }) {
+            throw ValidationError("--rates has \(bad); each rate must be above 0 and at most \(Int(Self.maximumLatencyRate)) Hz")
+        }
+        let seconds = duration ?? Self.defaultLatencyDuration
+        guard seconds > 0, seconds.isFinite else {
+            throw ValidationError("--duration is \(seconds); it must be above 0 s and finite")
+        }
+        if let fastest = list.max(), fastest * seconds > Self.maximumLatencySamples {
+            throw ValidationError(
+                "--duration \(seconds) s at \(LatencyResult.rateText(fastest)) Hz is \(Self.count(fastest * seconds)) scans "
+                    + "in one case; the limit is \(Self.count(Self.maximumLatencySamples))")
+        }
+    }
+
+    /// Runs --latency: prints the table or the JSON, then fails if any case was not clean.
+    func runLatency() throws {
+        let bench = LatencyBench(rates: latencyRates ?? [], duration: duration ?? Self.defaultLatencyDuration)
+        let results = try bench.run()
+        print(json ? LatencyBench.json(results) : LatencyBench.table(results, duration: bench.duration))
+        let failures = results.filter { !$0.isClean }.map { result in
+            var parts: [String] = []
+            if result.lost > 0 { parts.append("\(result.lost) of \(result.samples) samples lost") }
+            if result.repeated > 0 { parts.append("\(result.repeated) delivered twice or out of order") }
+            if result.unknown > 0 { parts.append("\(result.unknown) matching no scan") }
+            parts += result.problems
+            return "\(LatencyResult.rateText(result.rateHz)) Hz \(result.path.rawValue): " + parts.joined(separator: "; ")
+        }
+        if !failures.isEmpty { throw CommandFailure("latency: " + failures.joined(separator: "\n")) }
+    }
+
     /// The longest --min-time, s.
     static let maximumMinTime = 3600.0
     /// The most --repeats.
@@ -75,14 +154,15 @@ struct BenchCommand: ParsableCommand {
     static let maximumMeasuredTime = 86_400.0
 
     func validate() throws {
+        if latency { return try validateLatency() }
         guard minTime > 0, minTime <= Self.maximumMinTime else {
             throw ValidationError("--min-time is \(minTime); it must be above 0 and at most \(Int(Self.maximumMinTime)) s")
         }
         guard repeats >= 1, repeats <= Self.maximumRepeats else {
             throw ValidationError("--repeats is \(repeats); it must be from 1 to \(Self.maximumRepeats)")
         }
-        guard duration > 0, duration.isFinite else {
-            throw ValidationError("--duration is \(duration); it must be above 0 s and finite")
+        guard recordingDuration > 0, recordingDuration.isFinite else {
+            throw ValidationError("--duration is \(recordingDuration); it must be above 0 s and finite")
         }
         if let bad = streams.first(where: { $0 < 1 }) {
             throw ValidationError("--streams is \(bad); each stream count must be at least 1")
@@ -153,13 +233,13 @@ struct BenchCommand: ParsableCommand {
         var recordingBytes = 0.0
         if input == nil {
             var settings = SyntheticMotion.Settings()
-            settings.duration = duration
-            let samples = settings.sampleCount.map(Double.init) ?? (duration * settings.sampleRate).rounded()
+            settings.duration = recordingDuration
+            let samples = settings.sampleCount.map(Double.init) ?? (recordingDuration * settings.sampleRate).rounded()
             recordingBytes = samples * Double(SyntheticMotion.bytesPerSample)
             let needed = recordingBytes + Self.singleStreamBytes(samples: settings.sampleCount ?? Int.max)
             guard settings.sampleCount != nil, needed <= limit else {
                 throw ValidationError(
-                    "--duration \(duration) s is \(Self.count(samples)) samples at \(Int(settings.sampleRate)) Hz, "
+                    "--duration \(recordingDuration) s is \(Self.count(samples)) samples at \(Int(settings.sampleRate)) Hz, "
                         + "\(Self.byteText(needed)) with the benchmark's copies; \(Self.byteText(limit)) of memory is available")
             }
         }
@@ -192,12 +272,13 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        if latency { return try runLatency() }
         let recording: IMURecording
         if let input {
             recording = try IMURecording.read(path: input)
         } else {
             var settings = SyntheticMotion.Settings()
-            settings.duration = duration
+            settings.duration = recordingDuration
             do { recording = try SyntheticMotion.generate(settings) } catch { throw CommandFailure("--duration: \(error)") }
         }
         guard recording.count > 1 else { throw ValidationError("the recording has fewer than two samples") }

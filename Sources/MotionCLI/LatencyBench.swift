@@ -1,0 +1,200 @@
+import Foundation
+import MotionFusion
+
+/// `motion bench --latency`: the time from a scan's arrival at the IIO character device to its
+/// device motion reaching the consumer, per rate and per delivery path (``LatencyPath``).
+///
+/// Each case makes a fresh fake device (``makeDevices()``), a fresh source over it
+/// (``makeSource(_:)``) and a writer per device (``IIOFakeScanWriter``) that writes
+/// `rateHz × duration` scans paced by the clock, each stamped with `CLOCK_MONOTONIC` just before its
+/// write, then closes the FIFO: the source ends (``IIOBufferError/disconnected(path:pendingBytes:)``)
+/// after the last scan, which ends the consumer. The consumer reads `CLOCK_MONOTONIC` as soon as it
+/// holds a device motion; ``LatencyResult`` matches the two. Device motion is computed in
+/// ``AttitudeReferenceFrame/xMagneticNorthZVertical`` (every sensor used, the most work) with the
+/// manager's filter, ``InertialFrameFilter`` in Double, and an update interval of 0 (every sample).
+///
+/// Everything runs at normal priority on a machine that may be busy: the figures include the
+/// scheduler's delays, which is what an application would see.
+struct LatencyBench {
+    /// Scans per second of each case, in order.
+    var rates: [Double]
+    /// Seconds of scans per case.
+    var duration: Double
+    /// The paths measured at each rate, in order.
+    var paths: [LatencyPath] = LatencyPath.allCases
+
+    /// The reference frame of the device motion.
+    static let referenceFrame = AttitudeReferenceFrame.xMagneticNorthZVertical
+
+    /// The fake devices a case reads: one IMU with an accelerometer, a gyroscope and a
+    /// magnetometer. The first device's scans are the ones latencies are measured against.
+    static func makeDevices() throws -> [IIOFakeDevice] {
+        [try IIOFakeDevice()]
+    }
+
+    /// The source under test, over the fake devices of ``makeDevices()``: the one place to change to
+    /// measure another source (a source merging several devices, say). Its samples' timestamps must
+    /// be the first device's scan timestamps in seconds of the kernel clock (`timestampOrigin: 0`).
+    static func makeSource(_ devices: [IIOFakeDevice]) throws -> any MotionSource {
+        let device = devices[0]
+        return try IIOBufferedSource(
+            device: IIODevice(path: device.devicePath), characterDevicePath: device.characterDevicePath,
+            timestampOrigin: 0)
+    }
+
+    /// Whether `error`, ending the source, is the expected end: the writers closed the devices.
+    static func isExpectedEnd(_ error: any Error) -> Bool {
+        if let error = error as? IIOBufferError, case .disconnected = error { return true }
+        return false
+    }
+
+    /// Runs every case: each rate, each path.
+    func run() throws -> [LatencyResult] {
+        var results: [LatencyResult] = []
+        for rate in rates {
+            for path in paths { results.append(try measure(rateHz: rate, path: path)) }
+        }
+        return results
+    }
+
+    /// One case.
+    func measure(rateHz: Double, path: LatencyPath) throws -> LatencyResult {
+        let devices = try Self.makeDevices()
+        defer { for device in devices { device.remove() } }
+        let count = Swift.max(1, Int((rateHz * duration).rounded()))
+        let writers = try devices.map { try IIOFakeScanWriter(device: $0, rateHz: rateHz, count: count) }
+        let source = try Self.makeSource(devices)
+        let log = ReceiptLog(capacity: count)
+        for writer in writers { writer.start() }
+        var problems: [String] = []
+        let ending: (any Error)?
+        switch path {
+        case .handler: ending = Self.consumeHandler(source, log)
+        case .stream: ending = Self.consumeStream(source, log)
+        case .pull: ending = try Self.consumePull(source, log)
+        }
+        if let ending, !Self.isExpectedEnd(ending) { problems.append("the source failed: \(ending)") }
+        for writer in writers {
+            if !writer.wait(timeout: 10) {
+                writer.stop()
+                writer.wait()
+            }
+            if let problem = writer.problem { problems.append("\(writer.device.devicePath): \(problem)") }
+        }
+        return LatencyResult(
+            rateHz: rateHz, path: path, written: writers[0].timestamps, received: log.timestamps,
+            receipts: log.receipts, problems: problems)
+    }
+
+    /// A handler on a serial queue; returns the error that ended the source.
+    private static func consumeHandler(_ source: any MotionSource, _ log: ReceiptLog) -> (any Error)? {
+        let manager = MotionManager(source: source)
+        manager.deviceMotionUpdateInterval = 0
+        let queue = DispatchQueue(label: "motion.bench.latency.handler")
+        manager.startDeviceMotionUpdates(using: referenceFrame, to: queue) { motion, _ in
+            if let motion { log.record(motion.timestamp) }
+        }
+        manager.waitUntilFinished()
+        queue.sync {}  // the handlers posted before the end have run
+        return manager.error
+    }
+
+    /// The manager's `AsyncStream`, consumed by a task; returns the error that ended the source.
+    private static func consumeStream(_ source: any MotionSource, _ log: ReceiptLog) -> (any Error)? {
+        let manager = MotionManager(source: source)
+        manager.deviceMotionUpdateInterval = 0
+        let stream = manager.deviceMotionUpdates(using: referenceFrame)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            for await motion in stream { log.record(motion.timestamp) }
+            done.signal()
+        }
+        done.wait()  // the stream finishes when the source ends
+        return withExtendedLifetime(manager) { manager.error }
+    }
+
+    /// The consumer's own thread pulls from the source and computes device motion itself; returns
+    /// the error that ended the source.
+    private static func consumePull(_ source: any MotionSource, _ log: ReceiptLog) throws -> (any Error)? {
+        let start = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: referenceFrame)
+        nonisolated(unsafe) let source = source
+        nonisolated(unsafe) var ending: (any Error)?
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            var processor = start
+            while true {
+                let sample: SensorSample?
+                do {
+                    sample = try source.next()
+                } catch {
+                    ending = error
+                    break
+                }
+                guard let sample else { break }
+                guard let w = sample.gyroscope, let a = sample.accelerometer else { continue }
+                let motion = processor.update(
+                    timestamp: sample.timestamp, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
+                log.record(motion.timestamp)
+            }
+            done.signal()
+        }
+        thread.name = "motion.bench.latency.pull"
+        thread.start()
+        done.wait()
+        return ending
+    }
+
+    /// The table: rate, path, p50, p99, p99.9 and max in µs, samples, lost.
+    static func table(_ results: [LatencyResult], duration: Double) -> String {
+        var lines = [
+            "Latency from a scan's write to its device motion at the consumer, µs (\(String(format: "%g", duration)) s per case, fake IIO device)",
+            "rate Hz  path          p50       p99     p99.9       max   samples  lost",
+        ]
+        for result in results {
+            func cell(_ value: Double?) -> String { value.map { String(format: "%10.1f", $0) } ?? String(repeating: " ", count: 9) + "-" }
+            let s = result.statistics
+            lines.append(
+                LatencyResult.rateText(result.rateHz).leftPadded(to: 7) + "  "
+                    + result.path.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                    + cell(s?.p50) + cell(s?.p99) + cell(s?.p999) + cell(s?.max)
+                    + String(result.samples).leftPadded(to: 10) + String(result.lost).leftPadded(to: 6))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The JSON array of the cases (``LatencyResult/json``).
+    static func json(_ results: [LatencyResult]) -> String {
+        "[\n  " + results.map(\.json).joined(separator: ",\n  ") + "\n]"
+    }
+}
+
+/// The consumer's record: each device motion's timestamp and the `CLOCK_MONOTONIC` nanoseconds at
+/// which it was received, in the order received. One consumer records at a time (a serial queue, a
+/// task, a thread); the caller reads the record after the consumer has ended (a semaphore or the
+/// queue orders the two).
+private final class ReceiptLog: @unchecked Sendable {
+    /// The device motions' timestamps, seconds, in the order received.
+    private(set) var timestamps: [Double] = []
+    /// `CLOCK_MONOTONIC` nanoseconds at each receipt.
+    private(set) var receipts: [Int64] = []
+
+    /// An empty record with room for `capacity` receipts (no allocation while measuring).
+    init(capacity: Int) {
+        timestamps.reserveCapacity(capacity)
+        receipts.reserveCapacity(capacity)
+    }
+
+    /// Notes the receipt of a device motion stamped `timestamp`: the clock is read first.
+    func record(_ timestamp: Double) {
+        let now = IIOFakeScanWriter.monotonicNanoseconds()
+        timestamps.append(timestamp)
+        receipts.append(now)
+    }
+}
+
+extension String {
+    /// The string with spaces before it, `width` characters in all (never cut).
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

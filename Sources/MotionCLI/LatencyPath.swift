@@ -1,0 +1,13 @@
+/// How device motion reaches the consumer in a `motion bench --latency` case.
+enum LatencyPath: String, CaseIterable, Sendable {
+    /// ``MotionManager/startDeviceMotionUpdates(using:declination:calibration:to:withHandler:)`` with
+    /// a serial `DispatchQueue`: the manager's worker thread takes the scan, computes device motion
+    /// and posts the handler to the queue.
+    case handler
+    /// ``MotionManager/deviceMotionUpdates(using:declination:calibration:)``: the same worker yields to
+    /// the `AsyncStream`, which a `Task` consumes with `for await`.
+    case stream
+    /// No manager: the consumer's own thread calls the source's `next()` and runs a
+    /// ``DeviceMotionProcessor`` itself, as the manager's worker does.
+    case pull
+}
