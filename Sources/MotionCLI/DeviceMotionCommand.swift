@@ -19,6 +19,16 @@ struct DeviceMotionCommand: ParsableCommand {
             west are negative: --latitude -33.87). Rows are written as they are computed, so memory \
             stays flat however long the recording.
 
+            A recording whose sensors have separate timestamps — rows that leave a sensor's three \
+            cells empty (or all nan) when it has no reading at that row's time, as `motion record` \
+            writes sensors at different rates — is read as `motion fuse` reads it: its rows through \
+            MotionFusion's SampleAssembler (default rules), one sample per gyroscope reading with \
+            the latest accelerometer reading no older than 0.1 s and magnetometer reading no older \
+            than 0.5 s; a row is written for every sample with an accelerometer reading (as with \
+            --live; `motion fuse` also fuses the others, without tilt correction). Such a file is \
+            read twice, so it must be a regular file. A file with no empty gyroscope or \
+            accelerometer cell is read row by row as above.
+
             --live reads the Linux IIO devices under --iio-root instead of a file, as `motion record \
             --iio` does (through their buffers when they have them, merged by timestamp when the \
             sensors are on several devices; else polled, with a notice), and writes a row for every \
@@ -100,14 +110,21 @@ struct DeviceMotionCommand: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         guard let input else { return try runLive(&processor, calibrationFiles: calibrationFiles) }
+        let recording = MultiRateRecording(path: input, units: units)
         let reader: IMUCSVReader
         do throws(CSVError) {
-            reader = try IMUCSVReader(
-                path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit, magnetometerUnit: units.magUnit)
+            reader = try recording.reader()
         } catch {
             throw CommandFailure("\(input): \(error)")
         }
+        // Before a row is read: an output that is an input, a link or a folder is refused here.
         let file = try OutputFile(path: output, inputs: [input] + calibrationFiles)
+        // Rows written through to standard output or a device cannot be taken back: there, a
+        // regular input is first checked for rows without gyroscope or accelerometer.
+        if file.mode == .writeThrough, reader.csv.fileSize != nil, recording.hasMissingReadings() {
+            return try runMultiRate(recording, &processor, to: file)
+        }
+        let start = processor  // for a multi-rate recording, read again from the start
         file.write(Self.header)
         do throws(CSVError) {
             // Row by row through the file's buffer: memory stays flat however long the recording.
@@ -119,7 +136,38 @@ struct DeviceMotionCommand: ParsableCommand {
             }
         } catch {
             file.abandon()
-            throw CommandFailure("\(input): \(error)")
+            guard MultiRateRecording.isMissingReading(error, in: reader) else { throw CommandFailure("\(input): \(error)") }
+            // A multi-rate recording: the rows computed are dropped, and the file is read again
+            // from the start through the sample assembler, as `motion fuse` does.
+            guard reader.csv.fileSize != nil else {
+                throw CommandFailure(
+                    "\(input): \(error); a recording with rows without gyroscope or accelerometer is read twice, "
+                        + "so it must be a regular file")
+            }
+            processor = start
+            return try runMultiRate(recording, &processor, to: try OutputFile(path: output, inputs: [input] + calibrationFiles))
+        }
+        try file.commit()
+    }
+
+    /// A multi-rate recording: its samples as ``MultiRateRecording`` assembles them (those of
+    /// `motion fuse`), each one with a gyroscope and an accelerometer reading through the
+    /// processor, as `--live` does.
+    private func runMultiRate(
+        _ recording: MultiRateRecording, _ processor: inout DeviceMotionProcessor<InertialFrameFilter<Double>>,
+        to file: OutputFile
+    ) throws {
+        file.write(Self.header)
+        do {
+            let reader = try recording.assemble { sample in
+                guard let w = sample.gyroscope, let a = sample.accelerometer else { return }
+                let m = processor.update(timestamp: sample.timestamp, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
+                Self.write(m, at: sample.timestamp, to: file)
+            }
+            warnAboutCut(reader.csv.partialLastLine, in: recording.path)
+        } catch {
+            file.abandon()
+            throw error
         }
         try file.commit()
     }

@@ -230,9 +230,7 @@ struct FuseCommand: ParsableCommand {
         }
         let reader: IMUCSVReader
         do throws(CSVError) {
-            reader = try IMUCSVReader(
-                path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
-                magnetometerUnit: units.magUnit, useMagnetometer: !noMagnetometer)
+            reader = try multiRate(input).reader()
         } catch {
             throw CommandFailure("\(input): \(error)")
         }
@@ -240,7 +238,7 @@ struct FuseCommand: ParsableCommand {
         var writer = stopAfter == .write ? try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) : nil
         // Rows written through to standard output or a device cannot be taken back: there, a
         // regular input is first checked for rows without gyroscope or accelerometer.
-        if let writer, writer.file.mode == .writeThrough, reader.csv.fileSize != nil, hasMissingReadings(input) {
+        if let writer, writer.file.mode == .writeThrough, reader.csv.fileSize != nil, multiRate(input).hasMissingReadings() {
             try fuseMultiRate(input, newStream(), writer: writer)
             return
         }
@@ -266,7 +264,7 @@ struct FuseCommand: ParsableCommand {
             }
         } catch {
             writer?.abandon()
-            guard Self.isMissingReading(error, in: reader) else { throw CommandFailure("\(input): \(error)") }
+            guard MultiRateRecording.isMissingReading(error, in: reader) else { throw CommandFailure("\(input): \(error)") }
             // A multi-rate recording: what was fused row by row is dropped, and the file is read
             // again from the start through the sample assembler.
             guard reader.csv.fileSize != nil else {
@@ -292,50 +290,22 @@ struct FuseCommand: ParsableCommand {
             Data("fuse: stopped after \(stopAfter.rawValue), \(rows) rows, \(bytes) bytes\(detail)\n".utf8))
     }
 
-    /// Whether `error` is what ``IMUCSVReader/next()`` throws for an empty gyroscope or
-    /// accelerometer cell: the recording is then read as a multi-rate one.
-    static func isMissingReading(_ error: CSVError, in reader: IMUCSVReader) -> Bool {
-        guard case .notANumber(_, let column, _, let text) = error, text.isEmpty,
-            let sensor = reader.sensor(ofColumn: column)
-        else { return false }
-        return sensor != .magnetometer
-    }
-
-    /// Whether the recording has a row with empty gyroscope or accelerometer cells (a scan to the
-    /// first such row that reads no numbers; any error is left to the fusing run, which reports
-    /// it).
-    func hasMissingReadings(_ path: String) -> Bool {
-        do throws(CSVError) {
-            let reader = try IMUCSVReader(
-                path: path, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
-                magnetometerUnit: units.magUnit, useMagnetometer: !noMagnetometer)
-            return try reader.firstMissingReading() != nil
-        } catch {
-            return false
-        }
+    /// The input as a multi-rate recording (read through a ``SampleAssembler``).
+    func multiRate(_ input: String) -> MultiRateRecording {
+        MultiRateRecording(path: input, units: units, useMagnetometer: !noMagnetometer)
     }
 
     /// Fuses a multi-rate recording: each row's readings, in file order, go through a
     /// ``SampleAssembler`` (default rules), which makes one sample per gyroscope reading.
     func fuseMultiRate<F: AttitudeFilter>(_ input: String, _ stream: FusionStream<F>, writer: FusionCSVWriter?) throws {
-        let reader: IMUCSVReader
-        do throws(CSVError) {
-            reader = try IMUCSVReader(
-                path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
-                magnetometerUnit: units.magUnit, useMagnetometer: !noMagnetometer)
-        } catch {
-            writer?.abandon()
-            throw CommandFailure("\(input): \(error)")
-        }
         var run = AssembledRun(stream: stream, writer: writer, stopAfter: stopAfter)
-        do throws(CSVError) {
-            while let row = try reader.nextReadings() {
-                run.add(row.sample)
-                run.report(bytes: reader.csv.bytesRead, of: reader.csv.fileSize)
-            }
+        let reader: IMUCSVReader
+        do {
+            reader = try multiRate(input).assemble(
+                progress: { run.report(bytes: $0.csv.bytesRead, of: $0.csv.fileSize) }, { run.fuse($0) })
         } catch {
             writer?.abandon()
-            throw CommandFailure("\(input): \(error)")
+            throw error
         }
         try run.finish()
         warnAboutCut(reader.csv.partialLastLine, in: input)
@@ -371,7 +341,8 @@ struct FuseCommand: ParsableCommand {
 }
 
 /// A `motion fuse` run on readings with separate timestamps: a ``SampleAssembler`` makes the
-/// samples, each fused and written as it is made (memory stays flat).
+/// samples (this run's own for the sensors' files, a ``MultiRateRecording``'s for one CSV), each
+/// fused and written as it is made (memory stays flat).
 struct AssembledRun<F: AttitudeFilter> {
     var assembler = SampleAssembler()
     var stream: FusionStream<F>
@@ -394,12 +365,6 @@ struct AssembledRun<F: AttitudeFilter> {
         drain()
     }
 
-    /// Takes the readings of one row and fuses the samples they complete.
-    mutating func add(_ sample: SensorSample) {
-        assembler.add(sample)
-        drain()
-    }
-
     /// Reports progress now and then.
     func report(bytes: Int, of total: Int?) {
         progress.report(rows: rows, bytes: bytes, of: total)
@@ -413,21 +378,25 @@ struct AssembledRun<F: AttitudeFilter> {
         progress.finish(rows: rows)
     }
 
-    /// Fuses every sample ready. A sample without accelerometer reading (none yet, or the latest
+    /// Fuses every sample ready.
+    private mutating func drain() {
+        while let sample = assembler.next() { fuse(sample) }
+    }
+
+    /// Fuses and writes one sample made by an assembler (this one's, or a
+    /// ``MultiRateRecording``'s). A sample without accelerometer reading (none yet, or the latest
     /// older than the assembler's age limit) is fused with a NaN accelerometer, as a row of `nan`
     /// accelerometer cells would be: the gyroscope is integrated, there is no tilt correction and
     /// the row's flags lack accelerometerUsed (linear acceleration 0).
-    private mutating func drain() {
-        while let sample = assembler.next() {
-            rows += 1
-            guard stopAfter != .parse, let g = sample.gyroscope else { continue }
-            let a = sample.accelerometer ?? SIMD3(repeating: .nan)
-            let result = stream.update(
-                timestamp: sample.timestamp, gyroscope: SIMD3<F.Scalar>(g), accelerometer: SIMD3<F.Scalar>(a),
-                magnetometer: sample.magnetometer.map(SIMD3<F.Scalar>.init))
-            writer?.write(result)
-            lastW = result.quaternion.w
-        }
+    mutating func fuse(_ sample: SensorSample) {
+        rows += 1
+        guard stopAfter != .parse, let g = sample.gyroscope else { return }
+        let a = sample.accelerometer ?? SIMD3(repeating: .nan)
+        let result = stream.update(
+            timestamp: sample.timestamp, gyroscope: SIMD3<F.Scalar>(g), accelerometer: SIMD3<F.Scalar>(a),
+            magnetometer: sample.magnetometer.map(SIMD3<F.Scalar>.init))
+        writer?.write(result)
+        lastW = result.quaternion.w
     }
 }
 

@@ -1,0 +1,72 @@
+import MotionFusion
+
+/// A recording whose sensors have separate timestamps, in one CSV file: rows that leave a sensor's
+/// three cells empty (or all `nan`) when it has no reading at that row's time, as `motion record`
+/// writes readings taken at other times than the gyroscope's. `motion fuse` and `motion
+/// device-motion` read it the same way: its rows, in file order, through a ``SampleAssembler``
+/// with its default rules, which makes one sample per gyroscope reading (the readings of a row
+/// added as one scan: accelerometer and magnetometer before the gyroscope).
+///
+/// A command reads an input row by row as an ordinary recording; the first row with an empty
+/// gyroscope or accelerometer cell (``isMissingReading(_:in:)``) makes it drop what it computed
+/// and read the file again from the start with ``assemble(progress:_:)``, so such a file must be a
+/// regular file. Output that cannot be taken back (standard output, a device) is written only
+/// after ``hasMissingReadings()`` has said which way to read.
+struct MultiRateRecording {
+    let path: String
+    let units: InputUnits
+    /// False ignores the magnetometer columns (a 6D run).
+    var useMagnetometer = true
+
+    /// A reader of the file from its start.
+    ///
+    /// - Throws: ``CSVError`` (a missing file or column, a bad header).
+    func reader() throws(CSVError) -> IMUCSVReader {
+        try IMUCSVReader(
+            path: path, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit, magnetometerUnit: units.magUnit,
+            useMagnetometer: useMagnetometer)
+    }
+
+    /// Whether `error` is what ``IMUCSVReader/next()`` throws for an empty gyroscope or
+    /// accelerometer cell: the recording is then read as a multi-rate one.
+    static func isMissingReading(_ error: CSVError, in reader: IMUCSVReader) -> Bool {
+        guard case .notANumber(_, let column, _, let text) = error, text.isEmpty,
+            let sensor = reader.sensor(ofColumn: column)
+        else { return false }
+        return sensor != .magnetometer
+    }
+
+    /// Whether the recording has a row with empty gyroscope or accelerometer cells (a scan to the
+    /// first such row that reads no numbers; any error is left to the run that reads the numbers,
+    /// which reports it).
+    func hasMissingReadings() -> Bool {
+        do throws(CSVError) {
+            return try reader().firstMissingReading() != nil
+        } catch {
+            return false
+        }
+    }
+
+    /// Reads the whole file through a ``SampleAssembler`` (default rules): `body` gets every
+    /// sample as soon as it is made, so memory stays flat; `progress` is called after each row.
+    ///
+    /// - Returns: the reader, at the end of the file (bytes read, a cut last line).
+    /// - Throws: ``CommandFailure`` naming the file, line and column.
+    @discardableResult
+    func assemble(progress: (IMUCSVReader) -> Void = { _ in }, _ body: (SensorSample) -> Void) throws -> IMUCSVReader {
+        var assembler = SampleAssembler()
+        do throws(CSVError) {
+            let reader = try reader()
+            while let row = try reader.nextReadings() {
+                assembler.add(row.sample)
+                while let sample = assembler.next() { body(sample) }
+                progress(reader)
+            }
+            assembler.finish()
+            while let sample = assembler.next() { body(sample) }
+            return reader
+        } catch {
+            throw CommandFailure("\(path): \(error)")
+        }
+    }
+}
