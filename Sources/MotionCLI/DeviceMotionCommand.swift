@@ -126,9 +126,15 @@ struct DeviceMotionCommand: ParsableCommand {
         }
         let start = processor  // for a multi-rate recording, read again from the start
         file.write(Self.header)
+        var magnetometer = MultiRateRecording.MagnetometerPresence()
+        var slowerMagnetometer = false
         do throws(CSVError) {
             // Row by row through the file's buffer: memory stays flat however long the recording.
             while let r = try reader.next() {
+                if magnetometer.changes(r.magnetometer != nil) {
+                    slowerMagnetometer = true
+                    break
+                }
                 let m = processor.update(
                     timestamp: r.timestamp, gyroscope: r.gyroscope, accelerometer: r.accelerometer,
                     magnetometer: r.magnetometer)
@@ -143,6 +149,17 @@ struct DeviceMotionCommand: ParsableCommand {
                 throw CommandFailure(
                     "\(input): \(error); a recording with rows without gyroscope or accelerometer is read twice, "
                         + "so it must be a regular file")
+            }
+            processor = start
+            return try runMultiRate(recording, &processor, to: try OutputFile(path: output, inputs: [input] + calibrationFiles))
+        }
+        if slowerMagnetometer {
+            // The magnetometer is in some rows only: a multi-rate recording as well.
+            file.abandon()
+            guard reader.csv.fileSize != nil else {
+                throw CommandFailure(
+                    "\(input): line \(reader.csv.lineNumber): the magnetometer is in some rows and not in others; "
+                        + "such a multi-rate recording is read twice, so it must be a regular file")
             }
             processor = start
             return try runMultiRate(recording, &processor, to: try OutputFile(path: output, inputs: [input] + calibrationFiles))

@@ -246,9 +246,15 @@ struct FuseCommand: ParsableCommand {
         var stream = newStream()
         var rows = 0
         var lastW = F.Scalar.zero  // printed in a measuring run, so the filter's work is kept
+        var magnetometer = MultiRateRecording.MagnetometerPresence()
+        var slowerMagnetometer = false
         do throws(CSVError) {
             // Row by row: memory stays flat however long the recording, and no row allocates.
             while let record = try reader.next() {
+                if magnetometer.changes(record.magnetometer != nil) {
+                    slowerMagnetometer = true
+                    break
+                }
                 if stopAfter != .parse {
                     let result = stream.update(
                         timestamp: record.timestamp, gyroscope: SIMD3<F.Scalar>(record.gyroscope),
@@ -271,6 +277,18 @@ struct FuseCommand: ParsableCommand {
                 throw CommandFailure(
                     "\(input): \(error); a recording with rows without gyroscope or accelerometer is read twice, "
                         + "so it must be a regular file")
+            }
+            if stopAfter == .write { writer = try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) }
+            try fuseMultiRate(input, newStream(), writer: writer)
+            return
+        }
+        if slowerMagnetometer {
+            // The magnetometer is in some rows only: a multi-rate recording as well.
+            writer?.abandon()
+            guard reader.csv.fileSize != nil else {
+                throw CommandFailure(
+                    "\(input): line \(reader.csv.lineNumber): the magnetometer is in some rows and not in others; "
+                        + "such a multi-rate recording is read twice, so it must be a regular file")
             }
             if stopAfter == .write { writer = try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) }
             try fuseMultiRate(input, newStream(), writer: writer)

@@ -8,7 +8,9 @@ import MotionFusion
 /// added as one scan: accelerometer and magnetometer before the gyroscope).
 ///
 /// A command reads an input row by row as an ordinary recording; the first row with an empty
-/// gyroscope or accelerometer cell (``isMissingReading(_:in:)``) makes it drop what it computed
+/// gyroscope or accelerometer cell (``isMissingReading(_:in:)``), or whose magnetometer is there
+/// when the first row's is not or the other way round (``MagnetometerPresence``), makes it drop
+/// what it computed
 /// and read the file again from the start with ``assemble(progress:_:)``, so such a file must be a
 /// regular file. Output that cannot be taken back (standard output, a device) is written only
 /// after ``hasMissingReadings()`` has said which way to read.
@@ -36,9 +38,26 @@ struct MultiRateRecording {
         return sensor != .magnetometer
     }
 
-    /// Whether the recording has a row with empty gyroscope or accelerometer cells (a scan to the
-    /// first such row that reads no numbers; any error is left to the run that reads the numbers,
-    /// which reports it).
+    /// Whether a row has a magnetometer reading where the first row has none, or none where the
+    /// first row has one: a slower magnetometer, so the file is a multi-rate recording (read
+    /// through the assembler, which holds the latest reading for up to 0.5 s, as live capture
+    /// does). Feed it each row's magnetometer in turn.
+    struct MagnetometerPresence {
+        private var first: Bool?
+
+        /// True when `present` differs from the first row's.
+        mutating func changes(_ present: Bool) -> Bool {
+            guard let first else {
+                first = present
+                return false
+            }
+            return present != first
+        }
+    }
+
+    /// Whether the recording has a row with empty gyroscope or accelerometer cells, or a
+    /// magnetometer in some rows and not in others (a scan to the first such row that reads no
+    /// numbers; any error is left to the run that reads the numbers, which reports it).
     func hasMissingReadings() -> Bool {
         do throws(CSVError) {
             return try reader().firstMissingReading() != nil

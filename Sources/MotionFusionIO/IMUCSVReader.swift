@@ -177,16 +177,24 @@ public final class IMUCSVReader {
             magnetometer: magnetometer, line: line)
     }
 
-    /// Reads on to the first row with an empty gyroscope or accelerometer cell, without reading
-    /// numbers, and returns its line; nil when the file has none (it is then read to the end). A
-    /// quick check of whether ``next()`` would read the whole file, or the file is a multi-rate
-    /// recording for ``nextReadings()``; a reader that scanned is used up.
+    /// Reads on to the first row with an empty gyroscope or accelerometer cell, or the first row
+    /// whose magnetometer cells are empty where the first row's are not (or the other way round: a
+    /// slower magnetometer), without reading numbers, and returns its line; nil when the file has
+    /// none (it is then read to the end). A quick check of whether the file is a multi-rate
+    /// recording for ``nextReadings()``; a reader that scanned is used up. (A magnetometer given as
+    /// `nan` cells is not seen here, since numbers are not read.)
     ///
     /// - Throws: ``CSVError`` for a row with the wrong number of fields, or a line too long.
     public func firstMissingReading() throws(CSVError) -> Int? {
         let required = columns[1...6]
+        var magnetometerEmpty: Bool?
         while try csv.skipRow() {
             for column in required where csv.fieldIsEmpty(column) { return csv.lineNumber }
+            if hasMagnetometer {
+                let empty = columns[7...9].allSatisfy { csv.fieldIsEmpty($0) }
+                if let first = magnetometerEmpty, first != empty { return csv.lineNumber }
+                magnetometerEmpty = empty
+            }
         }
         return nil
     }

@@ -160,13 +160,32 @@ struct FuseMultiRateTests {
 
     // MARK: Which path a file takes
 
-    /// Empty magnetometer cells alone keep the row-by-row path (no hold: those rows are 6D).
-    @Test func emptyMagnetometerCellsAloneAreFusedRowByRow() throws {
-        let rows = Self.synthetic(count: 300, accelerometerEvery: 1, magnetometerEvery: 5)
-        let out = Self.outputPath()
-        #expect(Self.run(["fuse", Self.csv(rows), "-o", out]) == nil)
-        let samples = rows.map { SensorSample(timestamp: $0.t, gyroscope: $0.g, accelerometer: $0.a, magnetometer: $0.m) }
-        try Self.expectOutput(out, Self.fused(samples), "row by row")
+    /// A magnetometer in some rows only is a slower magnetometer: the file is assembled (the
+    /// reading held for up to 0.5 s), whichever the first row has; standard output gets the same.
+    @Test func magnetometerInSomeRowsOnlyIsAssembled() throws {
+        for first in [0, 1] {  // the first row with a magnetometer reading, or without one
+            let rows = Array(Self.synthetic(count: 301, accelerometerEvery: 1, magnetometerEvery: 5).dropFirst(first))
+            let input = Self.csv(rows)
+            let out = Self.outputPath()
+            #expect(Self.run(["fuse", input, "-o", out]) == nil)
+            try Self.expectOutput(out, Self.fused(Self.heldSamples(rows)), "held magnetometer, first row \(first)")
+            let folder = try Folder()
+            defer { folder.remove() }
+            let status = try StandardOutputTests.run(["fuse", input, "-o", "-"], in: folder)
+            #expect(status.status == 0, "\(status.error)")
+            #expect(status.output == FileManager.default.contents(atPath: out))
+        }
+    }
+
+    /// A magnetometer in every row, or in none, keeps the row-by-row path.
+    @Test func magnetometerInEveryRowOrNoneIsFusedRowByRow() throws {
+        for every in [1, 0] {
+            let rows = Self.synthetic(count: 300, accelerometerEvery: 1, magnetometerEvery: every)
+            let out = Self.outputPath()
+            #expect(Self.run(["fuse", Self.csv(rows), "-o", out]) == nil)
+            let samples = rows.map { SensorSample(timestamp: $0.t, gyroscope: $0.g, accelerometer: $0.a, magnetometer: $0.m) }
+            try Self.expectOutput(out, Self.fused(samples), "row by row, magnetometer every \(every)")
+        }
     }
 
     /// Standard output is written through: the input is scanned first, with the same result.
