@@ -19,8 +19,8 @@ struct BroadAccuracyTests {
         _ filter: F
     ) throws -> [(nine: OrientationErrorSummary, six: OrientationErrorSummary)] {
         let trials = BroadData.trials
-        let results = Mutex([(OrientationErrorSummary, OrientationErrorSummary)?](repeating: nil, count: trials.count))
-        let failure = Mutex<(any Error)?>(nil)
+        let results = SharedValue([(OrientationErrorSummary, OrientationErrorSummary)?](repeating: nil, count: trials.count))
+        let failure = SharedValue<(any Error)?>(nil)
         DispatchQueue.concurrentPerform(iterations: trials.count) { i in
             do {
                 let trial = try BroadData.recording(trials[i])

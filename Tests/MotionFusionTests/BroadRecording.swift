@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import MotionFusion
@@ -34,17 +35,15 @@ enum BroadData {
     }
 }
 
-/// A lock around a value, for collecting results from concurrent work in tests.
-final class Mutex<Value>: @unchecked Sendable {
-    // @unchecked: every access to `value` goes through `lock`.
-    private var value: Value
-    private let lock = NSLock()
+/// A value shared by concurrent work in tests (handlers, reader threads): Swift's
+/// `Synchronization.Mutex` in a class, so that escaping closures can capture it (the mutex itself
+/// cannot be copied into them).
+final class SharedValue<Value>: Sendable {
+    private let mutex: Synchronization.Mutex<Value>
 
-    init(_ value: Value) { self.value = value }
+    init(_ value: sending Value) { mutex = Synchronization.Mutex(value) }
 
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
+    func withLock<R>(_ body: (inout sending Value) throws -> sending R) rethrows -> sending R {
+        try mutex.withLock(body)
     }
 }

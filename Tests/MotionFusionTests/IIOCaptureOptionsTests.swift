@@ -66,7 +66,7 @@ struct IIOCaptureOptionsTests {
 
         let imu = try FIFOWriter(pair.imu.fifo)
         let magnetometer = try FIFOWriter(pair.magnetometer.fifo)
-        let failure = Mutex<String?>(nil)
+        let failure = SharedValue<String?>(nil)
         let fed = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             do { try FakeIMUPair.feed(encoded, imu: imu, magnetometer: magnetometer) } catch { failure.withLock { $0 = "\(error)" } }

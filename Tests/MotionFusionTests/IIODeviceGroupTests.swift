@@ -19,16 +19,16 @@ struct IIODeviceGroupTests {
 
     /// A running group, its manager, and what the manager delivered.
     final class Run: @unchecked Sendable {
-        // @unchecked: the collections are `Mutex`es; the rest is set before the run.
+        // @unchecked: the collections are `SharedValue`s; the rest is set before the run.
         let pair: FakeIMUPair
         let imuWriter: FIFOWriter
         let magnetometerWriter: FIFOWriter
         let group: IIODeviceGroup
         let manager: MotionManager
         let queue = DispatchQueue(label: "IIODeviceGroupTests")
-        let motions = Mutex<[DeviceMotion]>([])
-        let magnetometer = Mutex<[MagnetometerData]>([])
-        let errors = Mutex<[String]>([])
+        let motions = SharedValue<[DeviceMotion]>([])
+        let magnetometer = SharedValue<[MagnetometerData]>([])
+        let errors = SharedValue<[String]>([])
 
         init(_ pair: FakeIMUPair, origin: Int64, frame: AttitudeReferenceFrame) throws {
             self.pair = pair
@@ -53,7 +53,7 @@ struct IIODeviceGroupTests {
         /// Runs `feed` on a thread of its own (the test thread waits for the manager); returns
         /// once the manager has finished. A failure of `feed` is recorded here.
         func run(_ feed: @escaping @Sendable () throws -> Void) {
-            let failure = Mutex<String?>(nil)
+            let failure = SharedValue<String?>(nil)
             let fed = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
                 do { try feed() } catch { failure.withLock { $0 = "\(error)" } }
@@ -126,7 +126,7 @@ struct IIODeviceGroupTests {
         defer { pair.cleanUp() }
         let run = try Run(pair, origin: encoded.origin, frame: .xMagneticNorthZVertical)
         let imuCount = 600
-        let magnetometerCount = Mutex(0)
+        let magnetometerCount = SharedValue(0)
         run.run {
             let written = try FakeIMUPair.feed(encoded, imu: run.imuWriter, magnetometer: run.magnetometerWriter, imuCount: imuCount)
             magnetometerCount.withLock { $0 = written }

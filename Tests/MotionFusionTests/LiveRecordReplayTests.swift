@@ -24,7 +24,7 @@ struct LiveRecordReplayTests {
         defer { pair.cleanUp() }
         let imu = try FIFOWriter(pair.imu.fifo)
         let magnetometer = try FIFOWriter(pair.magnetometer.fifo)
-        let failure = Mutex<String?>(nil)
+        let failure = SharedValue<String?>(nil)
         let fed = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             do { try FakeIMUPair.feed(encoded, imu: imu, magnetometer: magnetometer) } catch { failure.withLock { $0 = "\(error)" } }
