@@ -20,6 +20,20 @@ public struct SensorCalibration: Sendable, Hashable {
         self.magnetometer = magnetometer
     }
 
+    /// One sample's readings with each sensor's calibration applied (a sensor without one is
+    /// passed raw): the one place where calibrations are applied, by ``FusionStream`` before its
+    /// filter and by ``DeviceMotionProcessor`` for the calibrated outputs it reports.
+    @inlinable
+    public func apply<Scalar: FusionScalar>(
+        gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
+    ) -> (gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?) {
+        (
+            self.gyroscope.map { $0.apply(gyroscope) } ?? gyroscope,
+            self.accelerometer.map { $0.apply(accelerometer) } ?? accelerometer,
+            magnetometer.map { m in self.magnetometer.map { $0.apply(m) } ?? m }
+        )
+    }
+
     /// True when no sensor is calibrated.
     public var isEmpty: Bool { gyroscope == nil && accelerometer == nil && magnetometer == nil }
 

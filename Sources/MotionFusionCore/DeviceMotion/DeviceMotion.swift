@@ -90,9 +90,12 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
     public mutating func update(
         timestamp: Double, gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
     ) -> DeviceMotionSample<Scalar> {
-        let magnetic = referenceFrame.usesMagnetometer ? magnetometer : nil
+        // Calibrated once, for the filter and for the outputs below.
+        let calibrated = stream.calibration.apply(
+            gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
         let output = stream.update(
-            timestamp: timestamp, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetic)
+            timestamp: timestamp, calibratedGyroscope: calibrated.gyroscope, accelerometer: calibrated.accelerometer,
+            magnetometer: referenceFrame.usesMagnetometer ? calibrated.magnetometer : nil)
         var q = stream.filter.frame.fromNWU(Scalar.self).conjugate * output.quaternion
         switch referenceFrame {
         case .xMagneticNorthZVertical:
@@ -105,11 +108,11 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
             }
             q = (arbitraryYaw ?? .identity) * q
         }
-        let rate = stream.calibration.gyroscope.map { $0.apply(gyroscope) } ?? gyroscope
-        let force = stream.calibration.accelerometer.map { $0.apply(accelerometer) } ?? accelerometer
+        let rate = calibrated.gyroscope
+        let force = calibrated.accelerometer
         var field = CalibratedMagneticField<Scalar>.noSample
-        if let m = magnetometer {
-            field.field = stream.calibration.magnetometer.map { $0.apply(m) } ?? m
+        if let m = calibrated.magnetometer {
+            field.field = m
             field.accuracy = stream.calibration.magneticFieldAccuracy
         }
         let attitude = Attitude(unitQuaternion: q)

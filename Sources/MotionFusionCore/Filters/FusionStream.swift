@@ -83,9 +83,20 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         timestamp: Double, gyroscope rawGyroscope: SIMD3<Scalar>, accelerometer rawAccelerometer: SIMD3<Scalar>,
         magnetometer rawMagnetometer: SIMD3<Scalar>? = nil
     ) -> FusionOutput<Scalar> {
-        let gyroscope = calibration.gyroscope.map { $0.apply(rawGyroscope) } ?? rawGyroscope
-        let accelerometer = calibration.accelerometer.map { $0.apply(rawAccelerometer) } ?? rawAccelerometer
-        let magnetometer = rawMagnetometer.map { m in calibration.magnetometer.map { $0.apply(m) } ?? m }
+        let calibrated = calibration.apply(
+            gyroscope: rawGyroscope, accelerometer: rawAccelerometer, magnetometer: rawMagnetometer)
+        return update(
+            timestamp: timestamp, calibratedGyroscope: calibrated.gyroscope,
+            accelerometer: calibrated.accelerometer, magnetometer: calibrated.magnetometer)
+    }
+
+    /// ``update(timestamp:gyroscope:accelerometer:magnetometer:)`` for readings the
+    /// ``calibration`` has already been applied to (``SensorCalibration/apply(gyroscope:accelerometer:magnetometer:)``).
+    @inlinable @inline(__always)
+    mutating func update(
+        timestamp: Double, calibratedGyroscope gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>,
+        magnetometer: SIMD3<Scalar>?
+    ) -> FusionOutput<Scalar> {
         let (step, event) = clock.step(to: timestamp)
         let dt = Scalar(step)
         var flags: FusionFlags = []
