@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
+@testable import MotionCLI
 @testable import MotionFusion
 @testable import MotionFusionCore
 @testable import MotionFusionDevices
@@ -104,6 +105,34 @@ struct IIODeviceGroupTests {
         let largest = FakeIMUPair.largestAttitudeDifference(motions, expected)
         #expect(largest <= 1e-9, "largest attitude difference \(largest) rad")
         print("IIODeviceGroup live vs offline: \(motions.count) samples, largest attitude difference \(largest) rad")
+        // And `motion fuse` on the same readings — a multi-rate CSV, one reading per row, in the
+        // order they arrived — with the filter in NWU, whose quaternion is the attitude in
+        // xMagneticNorthZVertical (device → NWU): the same samples and attitudes.
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("mf-group-\(UUID()).csv").path
+        let fused = FileManager.default.temporaryDirectory.appendingPathComponent("mf-group-fused-\(UUID()).csv").path
+        defer {
+            try? FileManager.default.removeItem(atPath: csv)
+            try? FileManager.default.removeItem(atPath: fused)
+        }
+        var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n"
+        for r in encoded.readings {
+            let v = "\(r.value.x),\(r.value.y),\(r.value.z)"
+            switch r.sensor {
+            case .gyroscope: text += "\(r.timestamp),\(v),,,,,,\n"
+            case .accelerometer: text += "\(r.timestamp),,,,\(v),,,\n"
+            case .magnetometer: text += "\(r.timestamp),,,,,,,\(v)\n"
+            }
+        }
+        try text.write(toFile: csv, atomically: true, encoding: .utf8)
+        try FuseCommandTests.run(["fuse", csv, "--frame", "nwu", "-o", fused])
+        let fusedRows = try FuseCommandTests.output(fused)
+        #expect(fusedRows.count == motions.count)
+        #expect(fusedRows.map { $0[0] } == motions.map(\.timestamp))
+        let fromFuse = zip(fusedRows, motions).map { row, motion in
+            Quaternion(w: row[1], x: row[2], y: row[3], z: row[4]).angle(to: motion.attitude.quaternion)
+        }.max() ?? .nan
+        #expect(fromFuse <= 1e-9, "motion fuse vs the manager: largest attitude difference \(fromFuse) rad")
+        print("IIODeviceGroup live vs motion fuse: \(fusedRows.count) rows, largest attitude difference \(fromFuse) rad")
         // Each magnetometer reading reported once, at its time.
         let magnetometerTimes = encoded.readings.filter { $0.sensor == .magnetometer }.map(\.timestamp)
         #expect(run.magnetometer.withLock { $0 }.map(\.timestamp) == magnetometerTimes)
