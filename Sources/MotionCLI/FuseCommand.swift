@@ -2,16 +2,6 @@ import ArgumentParser
 import Foundation
 import MotionFusion
 
-/// The filters `motion fuse` can run.
-enum FilterName: String, CaseIterable, ExpressibleByArgument {
-    case inertial, madgwick, mahony, complementary
-}
-
-/// The floating-point type `motion fuse` computes in.
-enum Precision: String, CaseIterable, ExpressibleByArgument {
-    case double, float
-}
-
 extension EarthFrame: ExpressibleByArgument {}
 extension GyroscopeUnit: ExpressibleByArgument {}
 extension AccelerometerUnit: ExpressibleByArgument {}
@@ -358,66 +348,6 @@ struct FuseCommand: ParsableCommand {
     }
 }
 
-/// A `motion fuse` run on readings with separate timestamps: a ``SampleAssembler`` makes the
-/// samples (this run's own for the sensors' files, a ``MultiRateRecording``'s for one CSV), each
-/// fused and written as it is made (memory stays flat).
-struct AssembledRun<F: AttitudeFilter> {
-    var assembler = SampleAssembler()
-    var stream: FusionStream<F>
-    let writer: FusionCSVWriter?
-    let stopAfter: FuseCommand.Stage
-    let progress = Progress(label: "fuse")
-    /// Samples made (output rows).
-    private(set) var rows = 0
-    private(set) var lastW = F.Scalar.zero
-
-    init(stream: FusionStream<F>, writer: FusionCSVWriter?, stopAfter: FuseCommand.Stage) {
-        self.stream = stream
-        self.writer = writer
-        self.stopAfter = stopAfter
-    }
-
-    /// Takes one reading and fuses the samples it completes.
-    mutating func add(_ reading: SensorReading) {
-        assembler.add(reading)
-        drain()
-    }
-
-    /// Reports progress now and then.
-    func report(bytes: Int, of total: Int?) {
-        progress.report(rows: rows, bytes: bytes, of: total)
-    }
-
-    /// The end of the input: the samples still held are made and fused, and the output finished.
-    mutating func finish() throws {
-        assembler.finish()
-        drain()
-        try writer?.finish()
-        progress.finish(rows: rows)
-    }
-
-    /// Fuses every sample ready.
-    private mutating func drain() {
-        while let sample = assembler.next() { fuse(sample) }
-    }
-
-    /// Fuses and writes one sample made by an assembler (this one's, or a
-    /// ``MultiRateRecording``'s). A sample without accelerometer reading (none yet, or the latest
-    /// older than the assembler's age limit) is fused with a NaN accelerometer, as a row of `nan`
-    /// accelerometer cells would be: the gyroscope is integrated, there is no tilt correction and
-    /// the row's flags lack accelerometerUsed (linear acceleration 0).
-    mutating func fuse(_ sample: SensorSample) {
-        rows += 1
-        guard stopAfter != .parse, let g = sample.gyroscope else { return }
-        let a = sample.accelerometer ?? SIMD3(repeating: .nan)
-        let result = stream.update(
-            timestamp: sample.timestamp, gyroscope: SIMD3<F.Scalar>(g), accelerometer: SIMD3<F.Scalar>(a),
-            magnetometer: sample.magnetometer.map(SIMD3<F.Scalar>.init))
-        writer?.write(result)
-        lastW = result.quaternion.w
-    }
-}
-
 /// What every command does with the files it writes (-o, --schedule), for the commands' help.
 /// ``OutputFile`` (in MotionFusion) does it; the DocC article Bad Input says the same.
 let outputFileRules = """
@@ -429,37 +359,3 @@ let outputFileRules = """
     (give the file's own path: the link is neither replaced nor followed); a file with other hard \
     links (replacing it would break them); a directory.
     """
-
-/// Progress on standard error, only for runs that take more than a second.
-final class Progress {
-    let label: String
-    let start = ContinuousClock.now
-    var lastReport: ContinuousClock.Instant
-    var reported = false
-
-    init(label: String) {
-        self.label = label
-        lastReport = start
-    }
-
-    func report(rows: Int, bytes: Int, of total: Int?) {
-        let now = ContinuousClock.now
-        guard now - lastReport >= .seconds(1) else { return }
-        lastReport = now
-        reported = true
-        let percent = total.map { $0 > 0 ? " \(100 * bytes / $0)%," : "" } ?? ""
-        FileHandle.standardError.write(Data("\(label):\(percent) \(rows) rows\n".utf8))
-    }
-
-    func finish(rows: Int) {
-        guard reported else { return }
-        let elapsed = ContinuousClock.now - start
-        FileHandle.standardError.write(Data("\(label): done, \(rows) rows in \(elapsed)\n".utf8))
-    }
-}
-
-/// A failure with a message for the user; exits with status 1.
-struct CommandFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ message: String) { description = message }
-}
