@@ -1,0 +1,29 @@
+import Foundation
+
+/// The memory this process may still allocate.
+enum SystemMemory {
+    /// Bytes available without swapping: on Linux MemAvailable from /proc/meminfo, lowered to what
+    /// is left under the cgroup's memory.max when there is one; elsewhere (or when /proc cannot be
+    /// read) the physical memory.
+    static func available() -> Int {
+        let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+        #if os(Linux)
+            var available = physical
+            if let meminfo = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+                let line = meminfo.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
+                let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+            {
+                available = min(available, kilobytes.multipliedReportingOverflow(by: 1024).overflow ? Int.max : kilobytes * 1024)
+            }
+            func number(_ path: String) -> Int? {
+                (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            }
+            if let limit = number("/sys/fs/cgroup/memory.max"), let used = number("/sys/fs/cgroup/memory.current") {
+                available = min(available, max(limit - used, 0))
+            }
+            return available
+        #else
+            return physical
+        #endif
+    }
+}
