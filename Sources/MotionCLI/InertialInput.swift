@@ -1,0 +1,32 @@
+import ArgumentParser
+import MotionFusion
+
+/// Options shared by the inertial calibrations: the recording and its units.
+struct InertialInput: ParsableArguments {
+    @Argument(help: "The input CSV file (t,gx,gy,gz,ax,ay,az; other columns ignored).")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "Write the calibration to this JSON file (- for standard output).")
+    var output: String?
+
+    @Option(help: "Gyroscope unit of the input: rad/s or deg/s (default: the header's, else rad/s).")
+    var gyroUnit: GyroscopeUnit?
+
+    @Option(help: "Accelerometer unit of the input: m/s2 or g (default: the header's, else m/s2).")
+    var accelUnit: AccelerometerUnit?
+
+    /// The -o file, opened (and checked: not the input, not a link) before the recording is read.
+    func outputFile() throws(OutputFileError) -> OutputFile? {
+        try output.map { path throws(OutputFileError) in try OutputFile(path: path, inputs: [input]) }
+    }
+
+    func recording() throws -> IMURecording {
+        do throws(CSVError) {
+            let recording = try IMURecording.read(path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit)
+            warnAboutCut(recording.partialLastLine, in: input)
+            return recording
+        } catch {
+            throw CommandFailure("\(input): \(error)")
+        }
+    }
+}
