@@ -2,23 +2,6 @@ import ArgumentParser
 import Foundation
 import MotionFusion
 
-/// A filter's settings type that `--set name=value` can edit: `Codable` (the fields by their Swift
-/// names) and with ranges to check the result against.
-protocol OverridableSettings: Codable {
-    func validate() throws(SettingsError)
-}
-
-extension InertialFrameFilter.Settings: OverridableSettings {}
-extension MadgwickFilter.Settings: OverridableSettings {}
-extension MahonyFilter.Settings: OverridableSettings {}
-extension ComplementaryFilter.Settings: OverridableSettings {}
-
-/// Why `--set` was refused. Thrown from `run()`, so the command prints the message alone (an
-/// ArgumentParser `ValidationError` would add the whole usage text after it).
-struct SettingsOverrideError: Error, CustomStringConvertible, Equatable {
-    var description: String
-}
-
 /// `--set name=value` for any filter's `Settings`: the settings are encoded to a JSON object, the
 /// named fields replaced, and the object decoded again, so every field is reachable by its Swift
 /// name and a misspelt name or a wrong type is an error that lists the valid names, not a silent
