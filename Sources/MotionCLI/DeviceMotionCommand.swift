@@ -127,12 +127,12 @@ struct DeviceMotionCommand: ParsableCommand {
         let start = processor  // for a multi-rate recording, read again from the start
         file.write(Self.header)
         var magnetometer = MultiRateRecording.MagnetometerPresence()
-        var slowerMagnetometer = false
+        var reason: MultiRateRecording.Reason?
         do throws(CSVError) {
             // Row by row through the file's buffer: memory stays flat however long the recording.
             while let r = try reader.next() {
                 if magnetometer.changes(r.magnetometer != nil) {
-                    slowerMagnetometer = true
+                    reason = .magnetometerChanges(line: reader.csv.lineNumber)
                     break
                 }
                 let m = processor.update(
@@ -141,28 +141,19 @@ struct DeviceMotionCommand: ParsableCommand {
                 Self.write(m, at: r.timestamp, to: file)
             }
         } catch {
-            file.abandon()
-            guard MultiRateRecording.isMissingReading(error, in: reader) else { throw CommandFailure("\(input): \(error)") }
-            // A multi-rate recording: the rows computed are dropped, and the file is read again
-            // from the start through the sample assembler, as `motion fuse` does.
-            guard reader.csv.fileSize != nil else {
-                throw CommandFailure(
-                    "\(input): \(error); a recording with rows without gyroscope or accelerometer is read twice, "
-                        + "so it must be a regular file")
+            guard MultiRateRecording.isMissingReading(error, in: reader) else {
+                file.abandon()
+                throw CommandFailure("\(input): \(error)")
             }
-            processor = start
-            return try runMultiRate(recording, &processor, to: try OutputFile(path: output, inputs: [input] + calibrationFiles))
+            reason = .missingReading(error)
         }
-        if slowerMagnetometer {
-            // The magnetometer is in some rows only: a multi-rate recording as well.
-            file.abandon()
-            guard reader.csv.fileSize != nil else {
-                throw CommandFailure(
-                    "\(input): line \(reader.csv.lineNumber): the magnetometer is in some rows and not in others; "
-                        + "such a multi-rate recording is read twice, so it must be a regular file")
-            }
+        if let reason {
+            // The rows computed are dropped, and the file read again from the start, as `motion
+            // fuse` does.
             processor = start
-            return try runMultiRate(recording, &processor, to: try OutputFile(path: output, inputs: [input] + calibrationFiles))
+            return try recording.readAgain(because: reason, after: reader, dropOutput: file.abandon) {
+                try runMultiRate(recording, &processor, to: try OutputFile(path: output, inputs: [input] + calibrationFiles))
+            }
         }
         try file.commit()
     }

@@ -237,12 +237,12 @@ struct FuseCommand: ParsableCommand {
         var rows = 0
         var lastW = F.Scalar.zero  // printed in a measuring run, so the filter's work is kept
         var magnetometer = MultiRateRecording.MagnetometerPresence()
-        var slowerMagnetometer = false
+        var reason: MultiRateRecording.Reason?
         do throws(CSVError) {
             // Row by row: memory stays flat however long the recording, and no row allocates.
             while let record = try reader.next() {
                 if magnetometer.changes(record.magnetometer != nil) {
-                    slowerMagnetometer = true
+                    reason = .magnetometerChanges(line: reader.csv.lineNumber)
                     break
                 }
                 if stopAfter != .parse {
@@ -259,29 +259,18 @@ struct FuseCommand: ParsableCommand {
                 }
             }
         } catch {
-            writer?.abandon()
-            guard MultiRateRecording.isMissingReading(error, in: reader) else { throw CommandFailure("\(input): \(error)") }
-            // A multi-rate recording: what was fused row by row is dropped, and the file is read
-            // again from the start through the sample assembler.
-            guard reader.csv.fileSize != nil else {
-                throw CommandFailure(
-                    "\(input): \(error); a recording with rows without gyroscope or accelerometer is read twice, "
-                        + "so it must be a regular file")
+            guard MultiRateRecording.isMissingReading(error, in: reader) else {
+                writer?.abandon()
+                throw CommandFailure("\(input): \(error)")
             }
-            if stopAfter == .write { writer = try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) }
-            try fuseMultiRate(input, newStream(), writer: writer)
-            return
+            reason = .missingReading(error)
         }
-        if slowerMagnetometer {
-            // The magnetometer is in some rows only: a multi-rate recording as well.
-            writer?.abandon()
-            guard reader.csv.fileSize != nil else {
-                throw CommandFailure(
-                    "\(input): line \(reader.csv.lineNumber): the magnetometer is in some rows and not in others; "
-                        + "such a multi-rate recording is read twice, so it must be a regular file")
+        if let reason {
+            // What was fused row by row is dropped, and the file read again from the start.
+            try multiRate(input).readAgain(because: reason, after: reader, dropOutput: { writer?.abandon() }) {
+                if stopAfter == .write { writer = try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) }
+                try fuseMultiRate(input, newStream(), writer: writer)
             }
-            if stopAfter == .write { writer = try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) }
-            try fuseMultiRate(input, newStream(), writer: writer)
             return
         }
         try writer?.finish()

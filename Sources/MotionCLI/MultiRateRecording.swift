@@ -9,10 +9,9 @@ import MotionFusion
 ///
 /// A command reads an input row by row as an ordinary recording; the first row with an empty
 /// gyroscope or accelerometer cell (``isMissingReading(_:in:)``), or whose magnetometer is there
-/// when the first row's is not or the other way round (``MagnetometerPresence``), makes it drop
-/// what it computed
-/// and read the file again from the start with ``assemble(progress:_:)``, so such a file must be a
-/// regular file. Output that cannot be taken back (standard output, a device) is written only
+/// when the first row's is not or the other way round (``MagnetometerPresence``), is the
+/// ``Reason`` for ``readAgain(because:after:dropOutput:_:)``: drop what was computed and read the
+/// file again from the start with ``assemble(progress:_:)``, so such a file must be a regular file. Output that cannot be taken back (standard output, a device) is written only
 /// after ``hasMissingReadings()`` has said which way to read.
 struct MultiRateRecording {
     let path: String
@@ -53,6 +52,43 @@ struct MultiRateRecording {
             }
             return present != first
         }
+    }
+
+    /// Why a file read row by row turned out to be a multi-rate recording, to be read again from
+    /// the start through the assembler.
+    enum Reason {
+        /// A row with an empty gyroscope or accelerometer cell: the reader's error
+        /// (``isMissingReading(_:in:)``).
+        case missingReading(CSVError)
+        /// The row at `line` has a magnetometer where the first row has none, or none where it has
+        /// one (``MagnetometerPresence``).
+        case magnetometerChanges(line: Int)
+
+        /// Why the file must be a regular one (after `path: `).
+        var regularFileNeeded: String {
+            switch self {
+            case .missingReading(let error):
+                "\(error); a recording with rows without gyroscope or accelerometer is read twice, "
+                    + "so it must be a regular file"
+            case .magnetometerChanges(let line):
+                "line \(line): the magnetometer is in some rows and not in others; "
+                    + "such a multi-rate recording is read twice, so it must be a regular file"
+            }
+        }
+    }
+
+    /// Reads the file again as a multi-rate recording, for `reason`, after `reader` read part of
+    /// it row by row: `dropOutput` drops what was computed from those rows, a file that is not
+    /// regular (a pipe, a device: it cannot be read twice) is refused, and `readAgain` reads it
+    /// through the assembler (``assemble(progress:_:)``) into a fresh output.
+    ///
+    /// - Throws: ``CommandFailure`` naming the file and the reason; what `readAgain` throws.
+    func readAgain(
+        because reason: Reason, after reader: IMUCSVReader, dropOutput: () -> Void, _ readAgain: () throws -> Void
+    ) throws {
+        dropOutput()
+        guard reader.csv.fileSize != nil else { throw CommandFailure("\(path): \(reason.regularFileNeeded)") }
+        try readAgain()
     }
 
     /// Whether the recording has a row with empty gyroscope or accelerometer cells, or a
