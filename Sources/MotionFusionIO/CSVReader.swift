@@ -205,28 +205,17 @@ public final class CSVReader {
     public func nextRow(
         columns: [Int], into values: inout [Double], optional: Set<Int> = []
     ) throws(CSVError) -> Bool {
-        while true {
-            guard let line = try nextLine() else {
-                if rowsReturned == 0 { throw .noData }
-                return false
+        guard try nextFields() else { return false }
+        if values.count != columns.count { values = [Double](repeating: 0, count: columns.count) }
+        try values.withUnsafeMutableBufferPointer { (values) throws(CSVError) in
+            for i in values.indices {
+                let column = columns[i]
+                precondition(column >= 0 && column < fieldCount, "column \(column) is not in the header")
+                values[i] = try parse(column, optional: optional)
             }
-            lineNumber += 1
-            if line.isEmpty { continue }  // blank line
-            split(line)
-            guard fieldCount == header.count else {
-                throw .wrongFieldCount(line: lineNumber, expected: header.count, found: fieldCount)
-            }
-            if values.count != columns.count { values = [Double](repeating: 0, count: columns.count) }
-            try values.withUnsafeMutableBufferPointer { (values) throws(CSVError) in
-                for i in values.indices {
-                    let column = columns[i]
-                    precondition(column >= 0 && column < fieldCount, "column \(column) is not in the header")
-                    values[i] = try parse(column, optional: optional)
-                }
-            }
-            rowsReturned += 1
-            return true
         }
+        rowsReturned += 1
+        return true
     }
 
     /// Reads the next data row's fields without reading their numbers (for a quick scan; then
@@ -236,6 +225,27 @@ public final class CSVReader {
     ///   ``CSVError/lineTooLong(line:limit:)``, ``CSVError/noData`` when the file ends before its
     ///   first data row.
     public func skipRow() throws(CSVError) -> Bool {
+        guard try nextFields() else { return false }
+        rowsReturned += 1
+        return true
+    }
+
+    /// Whether the field in `column` (0-based) of the row last returned by
+    /// ``nextRow(columns:into:optional:)`` or ``skipRow()`` is empty or only spaces (an optional column read as NaN
+    /// for it, where a `nan` field also reads as NaN).
+    public func fieldIsEmpty(_ column: Int) -> Bool {
+        precondition(column >= 0 && column < min(fieldCount, fieldCapacity), "column \(column) is not in the row")
+        return field(column).isEmpty
+    }
+
+    /// Finds the next data row's fields (``split(_:)``), skipping blank lines and counting every
+    /// line; false at the end of the file. The caller counts the row in `rowsReturned` once it
+    /// has taken it.
+    ///
+    /// - Throws: ``CSVError/wrongFieldCount(line:expected:found:)``,
+    ///   ``CSVError/lineTooLong(line:limit:)``, ``CSVError/noData`` when the file ends before its
+    ///   first data row.
+    private func nextFields() throws(CSVError) -> Bool {
         while true {
             guard let line = try nextLine() else {
                 if rowsReturned == 0 { throw .noData }
@@ -247,28 +257,25 @@ public final class CSVReader {
             guard fieldCount == header.count else {
                 throw .wrongFieldCount(line: lineNumber, expected: header.count, found: fieldCount)
             }
-            rowsReturned += 1
             return true
         }
     }
 
-    /// Whether the field in `column` (0-based) of the row last returned by
-    /// ``nextRow(columns:into:optional:)`` or ``skipRow()`` is empty or only spaces (an optional column read as NaN
-    /// for it, where a `nan` field also reads as NaN).
-    public func fieldIsEmpty(_ column: Int) -> Bool {
-        precondition(column >= 0 && column < min(fieldCount, fieldCapacity), "column \(column) is not in the row")
-        var lower = fieldStarts[column]
-        let upper = fieldEnds[column]
-        while lower < upper, buffer[lower] == 0x20 { lower += 1 }
-        return lower == upper
-    }
-
-    private func parse(_ column: Int, optional: Set<Int>) throws(CSVError) -> Double {
+    /// The byte range in `buffer` of the field in `column` of the current row, without the spaces
+    /// before and after it.
+    private func field(_ column: Int) -> Range<Int> {
         let buffer = self.buffer
         var lower = fieldStarts[column]
         var upper = fieldEnds[column]
         while lower < upper, buffer[lower] == 0x20 { lower += 1 }
         while upper > lower, buffer[upper - 1] == 0x20 { upper -= 1 }
+        return lower..<upper
+    }
+
+    private func parse(_ column: Int, optional: Set<Int>) throws(CSVError) -> Double {
+        let buffer = self.buffer
+        let trimmed = field(column)
+        let (lower, upper) = (trimmed.lowerBound, trimmed.upperBound)
         if lower == upper {
             if optional.contains(column) { return .nan }
             throw .notANumber(line: lineNumber, column: column + 1, name: header[column], text: "")
