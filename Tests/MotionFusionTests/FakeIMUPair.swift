@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 
@@ -46,6 +47,35 @@ struct FakeIMUPair {
     }
 
     func cleanUp() { imu.cleanUp() }
+
+    /// The capture options that point `motion record --iio` or `motion device-motion --live` at
+    /// the pair, with `origin` (kernel nanoseconds) as `--timestamp-origin`.
+    func captureArguments(origin: Int64) -> [String] {
+        ["--iio-root", imu.sysfs, "--dev-root", root + "/dev", "--timestamp-origin", "\(origin)"]
+    }
+
+    /// Runs `command` (a `motion` command line; ``captureArguments(origin:)`` for `encoded` are
+    /// appended) while a thread feeds the pair `encoded` (``feed(_:imu:magnetometer:imuCount:lookahead:)``:
+    /// deterministically, no reading waits, none comes late). Expects the feeding to end without
+    /// failure and both devices to be put back (buffers disabled).
+    func run(_ command: [String], feeding encoded: Encoded) throws {
+        let imuWriter = try FIFOWriter(imu.fifo)
+        let magnetometerWriter = try FIFOWriter(magnetometer.fifo)
+        let failure = SharedValue<String?>(nil)
+        let fed = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do {
+                try Self.feed(encoded, imu: imuWriter, magnetometer: magnetometerWriter)
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+            }
+            fed.signal()
+        }
+        try FuseCommandTests.run(command + captureArguments(origin: encoded.origin))
+        #expect(fed.wait(timeout: .now() + 30) == .success)
+        #expect(failure.withLock { $0 } == nil)
+        #expect(try imu.read("buffer0/enable") == "0" && magnetometer.read("buffer0/enable") == "0")
+    }
 
     /// A trial's rows as scans of both devices, and what they decode to.
     struct Encoded {

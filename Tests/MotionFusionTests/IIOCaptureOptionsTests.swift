@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Testing
 
@@ -59,25 +58,14 @@ struct IIOCaptureOptionsTests {
         let encoded = try FakeIMUPair.encode(try BroadTrial01.rows(from: 32, before: 36))
         let pair = try FakeIMUPair()
         defer { pair.cleanUp() }
-        let arguments = ["--iio-root", pair.imu.sysfs, "--dev-root", pair.root + "/dev", "--timestamp-origin", "\(encoded.origin)"]
-        let (source, notice) = try IIOCaptureOptions.parse(arguments).source(rate: nil)
+        let (source, notice) = try IIOCaptureOptions.parse(pair.captureArguments(origin: encoded.origin)).source(rate: nil)
         #expect(source is IIODeviceGroup && notice == nil)
         #expect(source.sensors == .all)
 
-        let imu = try FIFOWriter(pair.imu.fifo)
-        let magnetometer = try FIFOWriter(pair.magnetometer.fifo)
-        let failure = SharedValue<String?>(nil)
-        let fed = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            do { try FakeIMUPair.feed(encoded, imu: imu, magnetometer: magnetometer) } catch { failure.withLock { $0 = "\(error)" } }
-            fed.signal()
-        }
         let output = Self.temporaryFile("device-motion")
         defer { try? FileManager.default.removeItem(atPath: output) }
         // Every IMU scan; the last ones need no magnetometer reading after them (none is due).
-        try FuseCommandTests.run(["device-motion", "--live"] + arguments + ["--samples", "\(encoded.imuScans.count)", "-o", output])
-        _ = fed.wait(timeout: .now() + 30)
-        #expect(failure.withLock { $0 } == nil)
+        try pair.run(["device-motion", "--live", "--samples", "\(encoded.imuScans.count)", "-o", output], feeding: encoded)
 
         let (_, motions) = try FakeIMUPair.offline(encoded.readings, frame: .xArbitraryCorrectedZVertical)
         #expect(motions.count == 1143)
@@ -92,7 +80,6 @@ struct IIOCaptureOptionsTests {
         let written = try String(contentsOfFile: output, encoding: .utf8)
         #expect(written.split(separator: "\n").count == 1144)
         #expect(written == expected)
-        #expect(try pair.imu.read("buffer0/enable") == "0" && pair.magnetometer.read("buffer0/enable") == "0")
     }
 
     /// Devices without a buffer are polled, and the notice says which and at what rate; --poll

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Testing
 
@@ -17,24 +16,11 @@ struct LiveRecordReplayTests {
     }
 
     /// Runs `command` (a `motion` command line) on a fresh pair of fake devices fed with
-    /// `encoded` (deterministically: no reading waits, none comes late), with the capture options
-    /// and the shared `--timestamp-origin` appended.
+    /// `encoded` (``FakeIMUPair/run(_:feeding:)``).
     static func live(_ encoded: FakeIMUPair.Encoded, _ command: [String]) throws {
         let pair = try FakeIMUPair()
         defer { pair.cleanUp() }
-        let imu = try FIFOWriter(pair.imu.fifo)
-        let magnetometer = try FIFOWriter(pair.magnetometer.fifo)
-        let failure = SharedValue<String?>(nil)
-        let fed = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            do { try FakeIMUPair.feed(encoded, imu: imu, magnetometer: magnetometer) } catch { failure.withLock { $0 = "\(error)" } }
-            fed.signal()
-        }
-        try FuseCommandTests.run(
-            command + ["--iio-root", pair.imu.sysfs, "--dev-root", pair.root + "/dev", "--timestamp-origin", "\(encoded.origin)"])
-        #expect(fed.wait(timeout: .now() + 30) == .success)
-        #expect(failure.withLock { $0 } == nil)
-        #expect(try pair.imu.read("buffer0/enable") == "0" && pair.magnetometer.read("buffer0/enable") == "0")
+        try pair.run(command, feeding: encoded)
     }
 
     /// A CSV output's rows (header dropped), as text fields.
