@@ -197,8 +197,7 @@ struct DeviceMotionCommand: ParsableCommand {
     private func runLive(
         _ processor: inout DeviceMotionProcessor<InertialFrameFilter<Double>>, calibrationFiles: [String]
     ) throws {
-        let (source, notice) = try capture.source(rate: nil)
-        if let notice { FileHandle.standardError.write("\(notice)\n".data(using: .utf8)!) }
+        let source = try capture.openSource(rate: nil)
         defer { IIOCaptureOptions.stop(source) }  // buffered devices put back
         guard source.sensors.isSuperset(of: [.gyroscope, .accelerometer]) else {
             throw CommandFailure("device motion needs a gyroscope and an accelerometer; the IIO devices under \(capture.iioRoot) lack one")

@@ -91,6 +91,14 @@ struct IIOCaptureOptions: ParsableArguments {
         }
     }
 
+    /// ``source(rate:)``, with its notice (if any) printed on standard error: how the commands
+    /// open the devices.
+    func openSource(rate: Double?) throws -> any MotionSource {
+        let (source, notice) = try source(rate: rate)
+        if let notice { FileHandle.standardError.write("\(notice)\n".data(using: .utf8)!) }
+        return source
+    }
+
     /// Puts buffered devices back (disables their buffers) at the end of a run; polling needs
     /// nothing.
     static func stop(_ source: any MotionSource) {

@@ -67,9 +67,7 @@ struct RecordCommand: ParsableCommand {
         let pacing: ReplayPacing = realTime.map { .realTime(speed: $0) } ?? .asFastAsPossible
         let source: any MotionSource
         if iio {
-            let (capture, notice) = try capture.source(rate: rate)
-            if let notice { FileHandle.standardError.write("\(notice)\n".data(using: .utf8)!) }
-            source = capture
+            source = try capture.openSource(rate: rate)
         } else if let replay {
             do { source = try CSVReplaySource(path: replay, pacing: pacing) } catch { throw CommandFailure("\(replay): \(error)") }
         } else {
