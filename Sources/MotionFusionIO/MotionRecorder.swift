@@ -55,14 +55,14 @@ import MotionFusionCore
 /// - One recorder per file: the truncation assumes no other process appends to it meanwhile.
 public final class MotionRecorder: @unchecked Sendable {
     // @unchecked Sendable: the mutable state (`fd`'s offset, `pending`, `buffer`) is read and written
-    // only between `lock.lock()` and `lock.unlock()` (`append` and `sync` take the lock first; `init`
-    // runs before the instance is shared and `deinit` after the last reference is gone); `path` and
-    // `syncInterval` are immutable.
+    // only inside `lock.withLock` (`append` and `sync` take the lock first; `init` runs before the
+    // instance is shared and `deinit` after the last reference is gone); `path` and `syncInterval`
+    // are immutable.
     public let path: String
     /// Samples between automatic `fsync` calls (0: only on ``sync()``; the file is closed when the
     /// recorder is released).
     public let syncInterval: Int
-    private let lock = NSLockLike()
+    private let lock = Lock()
     private var fd: Int32
     /// Bytes of whole lines in the file: where a failed write is cut back to.
     private var length: off_t = 0
@@ -139,8 +139,10 @@ public final class MotionRecorder: @unchecked Sendable {
     ///   whole or the sync failed (the partial line is truncated away); the recorder is stopped
     ///   then, and every later call throws the same error.
     public func append(_ sample: SensorSample) throws(RecorderError) {
-        lock.lock()
-        defer { lock.unlock() }
+        try lock.withLock { () throws(RecorderError) in try appendLocked(sample) }
+    }
+
+    private func appendLocked(_ sample: SensorSample) throws(RecorderError) {
         if let failure { throw failure }
         buffer.removeAll(keepingCapacity: true)
         func field(_ v: Double) {
@@ -238,10 +240,10 @@ public final class MotionRecorder: @unchecked Sendable {
     /// - Throws: ``RecorderError/cannotWrite(path:reason:)`` if the recorder has stopped or the
     ///   sync failed (the recorder stops then).
     public func sync() throws(RecorderError) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let failure { throw failure }
-        try syncLocked()
+        try lock.withLock { () throws(RecorderError) in
+            if let failure { throw failure }
+            try syncLocked()
+        }
     }
 
     private func syncLocked() throws(RecorderError) {
