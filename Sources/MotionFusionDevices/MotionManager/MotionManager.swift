@@ -79,8 +79,8 @@ public final class MotionManager: @unchecked Sendable {
     //   `processorRequest`, `recordingFailureHandler`, `recordingFailure`, `running`,
     //   `workerAlive`, `ended`, `samples`, `lastAccelerometerReading`, `lastMagnetometerReading`,
     //   `sourceError`, `startError`, `referenceFrame`,
-    //   `defaultDeclination`, `showsMovementDisplay`) is read and written only inside `lock`
-    //   (`locked { }`, or `lock.lock()`…`unlock()` in `start` and `run`).
+    //   `defaultDeclination`, `showsMovementDisplay`) is read and written only inside
+    //   `lock.withLock { }`.
     // - The `let`s are immutable after `init`; `lock` and `finished` are thread-safe by design, and
     //   so is `MainQueueDelivery` (its own lock, never held while it calls out).
     // - `source` is not Sendable, and only the worker thread calls it (`next()` in `work`). At most
@@ -157,7 +157,8 @@ public final class MotionManager: @unchecked Sendable {
         var calibration: SensorCalibration
     }
 
-    private let lock = NSLock()
+    /// Guards every `var` of the manager (it holds no state of its own: `Lock<Void>`).
+    private let lock = Lock()
     private let source: any MotionSource
     private let sourceSensors: SensorSet
     private var accelerometer = Service<AccelerometerData>()
@@ -183,6 +184,10 @@ public final class MotionManager: @unchecked Sendable {
     private var lastMagnetometerReading: Double?
     private var sourceError: (any Error)?
     private var startError: MotionManagerError?
+    /// Where ``waitUntilFinished()`` sleeps until the worker stops (`running` false). A condition
+    /// variable and not ``lock``: a waiter must sleep until another thread signals a change, which
+    /// `Synchronization` offers nothing for (its `Mutex` only excludes). Its own mutex guards no
+    /// state; it only orders the check of `running` before the wait against the worker's broadcast.
     private let finished = NSCondition()
 
     /// A manager over `source`. The manager owns the source from now on: do not call its `next()`
@@ -220,27 +225,27 @@ public final class MotionManager: @unchecked Sendable {
         var frames: Set<AttitudeReferenceFrame> = [
             .xArbitraryZVertical, .xArbitraryCorrectedZVertical, .xMagneticNorthZVertical,
         ]
-        if locked({ defaultDeclination }) != nil { frames.insert(.xTrueNorthZVertical) }
+        if lock.withLock({ defaultDeclination }) != nil { frames.insert(.xTrueNorthZVertical) }
         return frames
     }
 
     // MARK: Intervals (seconds; 0 delivers every sample)
 
     public var accelerometerUpdateInterval: Double {
-        get { locked { accelerometer.interval } }
-        set { locked { accelerometer.interval = Self.clean(newValue) } }
+        get { lock.withLock { accelerometer.interval } }
+        set { lock.withLock { accelerometer.interval = Self.clean(newValue) } }
     }
     public var gyroUpdateInterval: Double {
-        get { locked { gyro.interval } }
-        set { locked { gyro.interval = Self.clean(newValue) } }
+        get { lock.withLock { gyro.interval } }
+        set { lock.withLock { gyro.interval = Self.clean(newValue) } }
     }
     public var magnetometerUpdateInterval: Double {
-        get { locked { magnetometer.interval } }
-        set { locked { magnetometer.interval = Self.clean(newValue) } }
+        get { lock.withLock { magnetometer.interval } }
+        set { lock.withLock { magnetometer.interval = Self.clean(newValue) } }
     }
     public var deviceMotionUpdateInterval: Double {
-        get { locked { deviceMotionService.interval } }
-        set { locked { deviceMotionService.interval = Self.clean(newValue) } }
+        get { lock.withLock { deviceMotionService.interval } }
+        set { lock.withLock { deviceMotionService.interval = Self.clean(newValue) } }
     }
 
     // MARK: Device-motion settings
@@ -248,7 +253,7 @@ public final class MotionManager: @unchecked Sendable {
     /// The reference frame of the running device-motion service, or of the one last started, or
     /// ``AttitudeReferenceFrame/xArbitraryZVertical`` if device motion never started — as Core
     /// Motion's `attitudeReferenceFrame`. The device-motion starts that name no frame use it.
-    public var attitudeReferenceFrame: AttitudeReferenceFrame { locked { referenceFrame } }
+    public var attitudeReferenceFrame: AttitudeReferenceFrame { lock.withLock { referenceFrame } }
 
     /// The declination that true north uses when a device-motion start passes none (nil: none, so
     /// such a start reports ``MotionManagerError/trueNorthNotAvailable``). Set it once, for example
@@ -256,38 +261,38 @@ public final class MotionManager: @unchecked Sendable {
     /// ``AttitudeReferenceFrame/xTrueNorthZVertical`` work as written. It is read when device motion
     /// starts.
     public var declination: MagneticDeclination? {
-        get { locked { defaultDeclination } }
-        set { locked { defaultDeclination = newValue } }
+        get { lock.withLock { defaultDeclination } }
+        set { lock.withLock { defaultDeclination = newValue } }
     }
 
     /// Core Motion's `showsDeviceMovementDisplay`, kept so that code setting it compiles. It has no
     /// effect: there is no system calibration display here (calibrate the magnetometer with
     /// ``SensorCalibration`` and `motion calibrate`).
     public var showsDeviceMovementDisplay: Bool {
-        get { locked { showsMovementDisplay } }
-        set { locked { showsMovementDisplay = newValue } }
+        get { lock.withLock { showsMovementDisplay } }
+        set { lock.withLock { showsMovementDisplay = newValue } }
     }
 
     // MARK: Pull: the latest delivered samples
 
-    public var accelerometerData: AccelerometerData? { locked { accelerometer.latest } }
-    public var gyroData: GyroData? { locked { gyro.latest } }
-    public var magnetometerData: MagnetometerData? { locked { magnetometer.latest } }
-    public var deviceMotion: DeviceMotion? { locked { deviceMotionService.latest } }
+    public var accelerometerData: AccelerometerData? { lock.withLock { accelerometer.latest } }
+    public var gyroData: GyroData? { lock.withLock { gyro.latest } }
+    public var magnetometerData: MagnetometerData? { lock.withLock { magnetometer.latest } }
+    public var deviceMotion: DeviceMotion? { lock.withLock { deviceMotionService.latest } }
 
-    public var isAccelerometerActive: Bool { locked { accelerometer.active } }
-    public var isGyroActive: Bool { locked { gyro.active } }
-    public var isMagnetometerActive: Bool { locked { magnetometer.active } }
-    public var isDeviceMotionActive: Bool { locked { deviceMotionService.active } }
+    public var isAccelerometerActive: Bool { lock.withLock { accelerometer.active } }
+    public var isGyroActive: Bool { lock.withLock { gyro.active } }
+    public var isMagnetometerActive: Bool { lock.withLock { magnetometer.active } }
+    public var isDeviceMotionActive: Bool { lock.withLock { deviceMotionService.active } }
 
     /// The error that ended the source, if one did; otherwise the ``MotionManagerError`` of the last
     /// device-motion start, if it could not run. A device-motion start that runs (or joins the running
     /// service) clears it; the other services' starts leave it as it is.
-    public var error: (any Error)? { locked { sourceError ?? startError } }
+    public var error: (any Error)? { lock.withLock { sourceError ?? startError } }
     /// Samples taken from the source so far.
-    public var sampleCount: Int { locked { samples } }
+    public var sampleCount: Int { lock.withLock { samples } }
     /// True once the source has ended (or failed).
-    public var hasEnded: Bool { locked { ended } }
+    public var hasEnded: Bool { lock.withLock { ended } }
 
     // MARK: Accelerometer
 
@@ -421,20 +426,20 @@ public final class MotionManager: @unchecked Sendable {
     /// the manager's worker thread (it may stop the services). The file ends on the last whole line
     /// (see ``MotionRecorder``).
     public func startRecording(to recorder: MotionRecorder, onFailure: (@Sendable (RecorderError) -> Void)? = nil) {
-        locked {
+        lock.withLock {
             self.recorder = recorder
             recordingFailureHandler = onFailure
             recordingFailure = nil
         }
     }
     public func stopRecording() {
-        locked {
+        lock.withLock {
             recorder = nil
             recordingFailureHandler = nil
         }
     }
     /// The error that stopped the last recording, if a write failed.
-    public var recordingError: RecorderError? { locked { recordingFailure } }
+    public var recordingError: RecorderError? { lock.withLock { recordingFailure } }
 
     /// Blocks until the source ends or every service has stopped.
     ///
@@ -446,7 +451,7 @@ public final class MotionManager: @unchecked Sendable {
     public func waitUntilFinished() {
         guard MainQueue.isCurrent else {
             finished.lock()
-            while locked({ running }) { finished.wait() }
+            while lock.withLock({ running }) { finished.wait() }
             finished.unlock()
             return
         }
@@ -454,11 +459,11 @@ public final class MotionManager: @unchecked Sendable {
         while true {
             MainQueueDelivery.dispatchMain.drain()
             MainQueueDelivery.operationMain.drain()
-            guard locked({ running }) else { break }
+            guard lock.withLock({ running }) else { break }
             let slice = Date(timeIntervalSinceNow: 0.005)
             if onMainThread, RunLoop.main.run(mode: .default, before: slice) { continue }
             finished.lock()
-            if locked({ running }) { _ = finished.wait(until: slice) }
+            if lock.withLock({ running }) { _ = finished.wait(until: slice) }
             finished.unlock()
         }
         // The worker posts nothing once `running` is false: this runs the last of it.
@@ -469,12 +474,6 @@ public final class MotionManager: @unchecked Sendable {
     // MARK: Private
 
     private static func clean(_ interval: Double) -> Double { interval.isFinite && interval > 0 ? interval : 0 }
-
-    private func locked<R>(_ body: () throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
 
     /// Starts a raw-sensor service with a handler (the three services differ only in their data).
     private func startUpdates<Value>(
@@ -494,7 +493,7 @@ public final class MotionManager: @unchecked Sendable {
         do throws(MotionManagerError) {
             return try resolveDeviceMotionRequest(referenceFrame, declination, calibration)
         } catch {
-            locked { startError = error }
+            lock.withLock { startError = error }
             throw error
         }
     }
@@ -507,7 +506,7 @@ public final class MotionManager: @unchecked Sendable {
     private func resolveDeviceMotionRequest(
         _ referenceFrame: AttitudeReferenceFrame?, _ declination: MagneticDeclination?, _ calibration: SensorCalibration?
     ) throws(MotionManagerError) -> (DeviceMotionRequest, DeviceMotionProcessor<InertialFrameFilter<Double>>) {
-        let (running, lastFrame, fallback) = locked { (runningDeviceMotionRequest, self.referenceFrame, defaultDeclination) }
+        let (running, lastFrame, fallback) = lock.withLock { (runningDeviceMotionRequest, self.referenceFrame, defaultDeclination) }
         guard isDeviceMotionAvailable else { throw .deviceMotionNotAvailable }
         let frame = referenceFrame ?? running?.referenceFrame ?? lastFrame
         if frame.usesMagnetometer && !isMagnetometerAvailable { throw .referenceFrameNotAvailable(frame) }
@@ -577,20 +576,13 @@ public final class MotionManager: @unchecked Sendable {
     /// worker that was told to stop but is still inside the source's `next()` simply carries on. A
     /// configuration that throws changes nothing else and launches nothing.
     private func start<Failure: Error>(_ configure: (MotionManager) throws(Failure) -> Void) throws(Failure) {
-        lock.lock()
-        do {
+        let launch = try lock.withLock { () throws(Failure) -> Bool in
             try configure(self)
-        } catch {
-            lock.unlock()
-            throw error
-        }
-        var launch = false
-        if !ended {
+            guard !ended else { return false }
             running = true
-            launch = !workerAlive
-            workerAlive = true
+            defer { workerAlive = true }
+            return !workerAlive
         }
-        lock.unlock()
         if launch {
             // The worker holds the manager only while it handles a sample, never while it waits in
             // the source's `next()`: a manager released by its owner is freed, and its worker ends
@@ -620,7 +612,7 @@ public final class MotionManager: @unchecked Sendable {
         nonisolated(unsafe) let path = service
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            self.locked { self[keyPath: path].streams[id] = nil }
+            self.lock.withLock { self[keyPath: path].streams[id] = nil }
         }
         var alreadyEnded = false
         do {
@@ -646,7 +638,7 @@ public final class MotionManager: @unchecked Sendable {
     private func stop<Value>(
         _ service: ReferenceWritableKeyPath<MotionManager, Service<Value>>, also: (MotionManager) -> Void = { _ in }
     ) {
-        let finishing = locked {
+        let finishing = lock.withLock {
             let finishing = self[keyPath: service].finish(error: nil)
             self[keyPath: service].lastDelivered = -.infinity
             also(self)
@@ -677,39 +669,44 @@ public final class MotionManager: @unchecked Sendable {
 
     /// Delivers one sample taken from the source; false when the worker is to stop.
     private func handle(_ taken: SensorSample?, failure: (any Error)?) -> Bool {
-        lock.lock()
-        let recorder = self.recorder
-        guard running, let sample = taken else {
-            var finishing: [() -> Void] = []
-            if let taken {
-                // Taken as the last service stopped: it reaches no service, but it came from the
-                // source, so the recording keeps it. Still the worker while it records (a start
-                // meanwhile finds it alive and launches no other, which could overtake it), it
-                // carries on if a service started again.
-                lock.unlock()
-                if let recorder { record(taken, to: recorder) }
-                lock.lock()
-                if running {
-                    lock.unlock()
-                    return true
-                }
-            } else {
+        guard let sample = taken else {
+            // The source ended or failed.
+            let finishing = lock.withLock {
                 ended = true
                 sourceError = failure
-                finishing += accelerometer.finish(error: failure)
+                var finishing = accelerometer.finish(error: failure)
                 finishing += gyro.finish(error: failure)
                 finishing += magnetometer.finish(error: failure)
                 finishing += deviceMotionService.finish(error: failure)
+                running = false
+                workerAlive = false
+                return finishing
             }
-            running = false
-            workerAlive = false
-            lock.unlock()
-            for finish in finishing { finish() }
-            finished.lock()
-            finished.broadcast()
-            finished.unlock()
+            workerStopped(finishing: finishing)
             return false
         }
+        let (delivered, recorder) = lock.withLock { () -> (Bool, MotionRecorder?) in
+            guard running else { return (false, self.recorder) }
+            deliver(sample)
+            return (true, self.recorder)
+        }
+        if let recorder { record(sample, to: recorder) }
+        if delivered { return true }
+        // Taken as the last service stopped: it reached no service, but it came from the source, so
+        // the recording kept it. Still the worker while it recorded (a start meanwhile found it
+        // alive and launched no other, which could overtake it), it carries on if a service started
+        // again.
+        let carriesOn = lock.withLock {
+            guard !running else { return true }
+            workerAlive = false
+            return false
+        }
+        if !carriesOn { workerStopped(finishing: []) }
+        return carriesOn
+    }
+
+    /// Offers a sample to the services; with `lock` held.
+    private func deliver(_ sample: SensorSample) {
         samples += 1
         let t = sample.timestamp
         // An assembled sample repeats the latest reading of a slower sensor: each reading is
@@ -730,9 +727,15 @@ public final class MotionManager: @unchecked Sendable {
             let motion = processor!.update(timestamp: t, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
             _ = deviceMotionService.offer(motion, at: t)
         }
-        lock.unlock()
-        if let recorder { record(sample, to: recorder) }
-        return true
+    }
+
+    /// The worker's last act, after it cleared `running` and `workerAlive`: finishes the streams
+    /// (outside the lock) and wakes ``waitUntilFinished()``.
+    private func workerStopped(finishing: [() -> Void]) {
+        for finish in finishing { finish() }
+        finished.lock()
+        finished.broadcast()
+        finished.unlock()
     }
 
     /// Appends to the recorder outside the manager's lock (the recorder has its own); a failure
@@ -741,7 +744,7 @@ public final class MotionManager: @unchecked Sendable {
         do {
             try recorder.append(sample)
         } catch {
-            let handler: (@Sendable (RecorderError) -> Void)? = locked {
+            let handler: (@Sendable (RecorderError) -> Void)? = lock.withLock {
                 guard self.recorder === recorder else { return nil }
                 self.recorder = nil
                 recordingFailure = error

@@ -33,7 +33,7 @@ import MotionFusionIO
 package final class IIOFakeScanWriter: @unchecked Sendable {
     // @unchecked: `fd`, `keeper` and `written` belong to the writing thread from `start()` until
     // `done` is signalled, and to the caller before and after (the semaphore orders them);
-    // `stopRequested` is guarded by `lock`.
+    // `stopRequested` is a lock over its flag.
 
     /// The device written to.
     package let device: IIOFakeDevice
@@ -51,8 +51,7 @@ package final class IIOFakeScanWriter: @unchecked Sendable {
     private var written: [Int64] = []
     private var failure: String?
     private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var stopRequested = false
+    private let stopRequested = Lock(false)
     private var started = false
 
     /// Opens the FIFO for writing. A reader of its own, opened first and closed once the buffer is
@@ -98,7 +97,7 @@ package final class IIOFakeScanWriter: @unchecked Sendable {
     }
 
     /// Asks the thread to stop before the next scan.
-    package func stop() { lock.withLock { stopRequested = true } }
+    package func stop() { stopRequested.withLock { $0 = true } }
 
     /// Waits for the writing thread to end, at most `timeout` seconds; false on timeout.
     @discardableResult
@@ -129,7 +128,7 @@ package final class IIOFakeScanWriter: @unchecked Sendable {
 
     // MARK: - Private
 
-    private var isStopRequested: Bool { lock.withLock { stopRequested } }
+    private var isStopRequested: Bool { stopRequested.withLock { $0 } }
 
     /// The thread: wait for enable, write the scans on their deadlines, close.
     private func run() {
