@@ -99,6 +99,10 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
     public let stallTimeout: Double
 
     private let channelTypes: [IIOChannelType]
+    /// The lock of the state below, and where threads wait for `inNext` to clear (``start()``,
+    /// ``stop()`` and ``next()`` wait for a `next()` in progress). A condition variable and not the
+    /// package's `Lock`: `Synchronization` has no way to wait, and the wait must release the very
+    /// mutex that guards the state it waits on, atomically, which only a condition's own mutex does.
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var capture: Capture?

@@ -248,6 +248,10 @@ public final class IIODeviceGroup: MotionSource, @unchecked Sendable {
         /// Made samples a reader lets wait for the caller before it pauses.
         static let readyLimit = 256
 
+        /// The lock of every `var`, and where threads wait: the caller for a sample made (or the
+        /// end), a reader for room in `ready`. A condition variable and not the package's `Lock`:
+        /// `Synchronization` has no way to wait, and the wait must release the very mutex that
+        /// guards the state it waits on, atomically, which only a condition's own mutex does.
         private let condition = NSCondition()
         private let members: [any MotionSource]
         private var assembler: SampleAssembler
