@@ -244,24 +244,25 @@ struct MotionManagerTests {
     }
 
     /// A paced source that records whether two threads ever call `next()` at once.
-    final class WatchedSource: MotionSource, @unchecked Sendable {
-        // @unchecked Sendable: `inside` and `overlapped` are guarded by `lock`.
-        let lock = NSLock()
-        var inside = 0
-        var overlapped = false
-        var k = 0
+    final class WatchedSource: MotionSource, Sendable {
+        private struct Calls {
+            var inside = 0
+            var overlapped = false
+            var k = 0
+        }
+        private let calls = SharedValue(Calls())
+        var overlapped: Bool { calls.withLock { $0.overlapped } }
         var sensors: SensorSet { [.gyroscope, .accelerometer] }
         func next() throws -> SensorSample? {
-            lock.lock()
-            inside += 1
-            if inside > 1 { overlapped = true }
-            k += 1
+            let k = calls.withLock { calls in
+                calls.inside += 1
+                if calls.inside > 1 { calls.overlapped = true }
+                calls.k += 1
+                return calls.k
+            }
             let t = Double(k) * 0.01
-            lock.unlock()
             Thread.sleep(forTimeInterval: 0.002)
-            lock.lock()
-            inside -= 1
-            lock.unlock()
+            calls.withLock { $0.inside -= 1 }
             return k > 400 ? nil : SensorSample(timestamp: t, gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: nil)
         }
     }
@@ -275,7 +276,7 @@ struct MotionManagerTests {
         }
         manager.startGyroUpdates()
         manager.waitUntilFinished()
-        #expect(!source.lock.withLock { source.overlapped })
+        #expect(!source.overlapped)
     }
 
     // MARK: Core Motion's queues: OperationQueue, and .main
