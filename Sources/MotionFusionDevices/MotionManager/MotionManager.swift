@@ -2,27 +2,6 @@ import MotionFusionCore
 import MotionFusionIO
 import Foundation
 
-/// An accelerometer sample as Core Motion reports it (`CMAccelerometerData`): g, with Core Motion's
-/// signs (lying flat, face up: (0, 0, −1)).
-public struct AccelerometerData: Sendable, Hashable {
-    /// Seconds on the source's clock.
-    public var timestamp: Double
-    /// g, Core Motion's signs: `−specific force / g₀` (``CoreMotionConversion``).
-    public var acceleration: SIMD3<Double>
-}
-
-/// A raw gyroscope sample (`CMGyroData`): rad/s, bias included.
-public struct GyroData: Sendable, Hashable {
-    public var timestamp: Double
-    public var rotationRate: SIMD3<Double>
-}
-
-/// A raw magnetometer sample (`CMMagnetometerData`): µT, uncalibrated.
-public struct MagnetometerData: Sendable, Hashable {
-    public var timestamp: Double
-    public var magneticField: SIMD3<Double>
-}
-
 /// Core Motion's `CMMotionManager` for any ``MotionSource``: accelerometer, gyroscope, magnetometer
 /// and device-motion services, each with availability, an update interval, the latest sample as a
 /// property (pull), a handler on a `DispatchQueue` or an `OperationQueue` and an `AsyncStream`
