@@ -68,9 +68,9 @@ struct SettingsValidationTests {
 
     static let cases: [Case] = [
         Case("InertialFrameFilter<Double>", InertialFrameFilter<Double>.Settings.self, scalar: Double.self,
-             source: "InertialFrameFilter.swift") { try $0.validate() },
+             source: "InertialFrame/InertialFrameFilter+Settings.swift") { try $0.validate() },
         Case("InertialFrameFilter<Float>", InertialFrameFilter<Float>.Settings.self, scalar: Float.self,
-             source: "InertialFrameFilter.swift") { try $0.validate() },
+             source: "InertialFrame/InertialFrameFilter+Settings.swift") { try $0.validate() },
         Case("MadgwickFilter<Double>", MadgwickFilter<Double>.Settings.self, scalar: Double.self,
              source: "MadgwickFilter.swift") { try $0.validate() },
         Case("MadgwickFilter<Float>", MadgwickFilter<Float>.Settings.self, scalar: Float.self,

@@ -1,0 +1,258 @@
+import RealModule
+
+/// ``InertialFrameFilter``'s estimator of the gyroscope's bias and sensitivity: a six-state Kalman
+/// filter, x = (b, k) with measured rate = (1 + k) ⊙ true rate + b, whose covariance is kept in
+/// Double whatever `Scalar` is (``Covariance6``).
+///
+/// At each correction step (``step(interval:rateSum:attitude:restRate:accCorrectionRate:headingCorrectionRate:gains:settings:)``)
+/// the variances grow toward their ceilings (random walks), then one measurement is used:
+/// - at rest, the gyroscope's low-pass rate, which is the bias;
+/// - in motion, the inclination correction rate (rows x and y of R = sensor → E6) and, in 9D, the
+///   heading correction rate (the vertical row), explained by the residual (Δb, Δk) through the same
+///   low-pass filters the corrections went through; in 6D the vertical bias is held weakly at zero.
+///
+/// The variance of the motion measurement grows with the accelerometer's error as the filter sees it
+/// (``trackGravityNorm(_:interval:starting:gains:settings:)``: the deviation of the low-pass
+/// specific force's norm from its long-run mean).
+@frozen @usableFromInline
+struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
+    @usableFromInline var bias: SIMD3<Scalar> = .zero
+    @usableFromInline var scaleError: SIMD3<Scalar> = .zero  // k̂: measured = (1 + k) true + b
+    @usableFromInline var inverseScale: SIMD3<Scalar> = SIMD3(repeating: 1)  // 1 / (1 + k̂)
+    /// Covariance of (b, k), in Double whatever `Scalar` is: it spans ten orders of magnitude and
+    /// its update subtracts nearly equal numbers, more than Float's 24 bits hold; it runs only at
+    /// the correction rate, so the cost does not matter.
+    @usableFromInline var covariance = Covariance6<Double>(diagonal: .zero)
+    // The low-pass specific force: its last value (in I), the long-run mean of its norm (gravity
+    // as this accelerometer reads it) and the low-pass (τ_a) of the squared deviation from that.
+    @usableFromInline var filteredAcc: SIMD3<Scalar> = .zero
+    @usableFromInline var gravityNorm: Scalar = 0
+    @usableFromInline var gravityNormDeviation2: Scalar = 0
+    // The low-pass (τ_a) of the rotation rate in the earth frame: how fast the device turns over seconds.
+    @usableFromInline var lowPassEarthRate = (z1: SIMD3<Scalar>.zero, z2: SIMD3<Scalar>.zero)
+    @usableFromInline var slowEarthRate: SIMD3<Scalar> = .zero
+    // Butterworth states (z1, z2) of the rows x and y of R diag(ω) and of R.
+    @usableFromInline var lowPassKx = (z1: SIMD3<Scalar>.zero, z2: SIMD3<Scalar>.zero)
+    @usableFromInline var lowPassKy = (z1: SIMD3<Scalar>.zero, z2: SIMD3<Scalar>.zero)
+    @usableFromInline var filteredKx: SIMD3<Scalar> = .zero
+    @usableFromInline var filteredKy: SIMD3<Scalar> = .zero
+    @usableFromInline var lowPassVerticalK: SIMD3<Scalar> = .zero
+    @usableFromInline var lowPassRx = (z1: SIMD3<Scalar>.zero, z2: SIMD3<Scalar>.zero)
+    @usableFromInline var lowPassRy = (z1: SIMD3<Scalar>.zero, z2: SIMD3<Scalar>.zero)
+    @usableFromInline var lowPassRb1: SIMD2<Scalar> = .zero
+    @usableFromInline var lowPassRb2: SIMD2<Scalar> = .zero
+    @usableFromInline var filteredRx: SIMD3<Scalar> = .zero
+    @usableFromInline var filteredRy: SIMD3<Scalar> = .zero
+    @usableFromInline var filteredRb: SIMD2<Scalar> = .zero
+    @usableFromInline var verticalRow: SIMD3<Scalar> = SIMD3(0, 0, 1)
+    @usableFromInline var lowPassVertical: SIMD3<Scalar> = .zero  // first order, τ_m: vertical row
+    @usableFromInline var lowPassVerticalB: Scalar = 0
+    @usableFromInline var lowPassSeeded = false
+
+    /// Zero bias, unit sensitivity, and the prior covariance of the settings.
+    @inlinable
+    init(settings: InertialFrameFilter<Scalar>.Settings) {
+        let s0 = Double(settings.biasInitialSigma * settings.biasInitialSigma)
+        let k0 = Double(settings.gyroscopeScaleUncertainty * settings.gyroscopeScaleUncertainty)
+        covariance = Covariance6(diagonal: SIMD8(s0, s0, s0, k0, k0, k0, 0, 0))
+    }
+
+    /// Sets the bias estimate and, if given, its standard deviation (the sensitivity's variances are
+    /// kept); the measurement low-passes restart.
+    @inlinable
+    mutating func setBias(_ value: SIMD3<Scalar>, sigma: Scalar?) {
+        bias = value
+        if let sigma {
+            let d = covariance.diagonal
+            let v = Double(sigma * sigma)
+            covariance = Covariance6(diagonal: SIMD8(v, v, v, d[3], d[4], d[5], 0, 0))
+        }
+        lowPassSeeded = false
+    }
+
+    /// Forgets the measurement low-passes and the gravity norm (the attitude was replaced).
+    @inlinable
+    mutating func restartMeasurements() {
+        lowPassSeeded = false
+        gravityNorm = 0
+        gravityNormDeviation2 = 0
+    }
+
+    /// The corrected rate `(ω − b̂) / (1 + k̂)`.
+    @inlinable @inline(__always)
+    func correctedRate(_ gyroscope: SIMD3<Scalar>) -> SIMD3<Scalar> {
+        (gyroscope - bias) * inverseScale
+    }
+
+    /// Follows the norm of the low-pass specific force. A perfect accelerometer reads the same
+    /// gravity in every orientation; offsets, sensitivity and cross-axis errors, saturation and a
+    /// delay between accelerometer and gyroscope make the norm move by about as much as the
+    /// direction errs (m/s²), so the deviation of the norm from its long-run mean measures the
+    /// accelerometer's error as the filter sees it.
+    @inlinable
+    mutating func trackGravityNorm(
+        _ filtered: SIMD3<Scalar>, interval: Scalar, starting accStarting: Bool,
+        gains stepGains: InertialFrameFilter<Scalar>.StepGains, settings: InertialFrameFilter<Scalar>.Settings
+    ) {
+        filteredAcc = filtered
+        // The reference is seeded by the low-pass output after the fast start (a mean over τ_a), not
+        // by one step that may hold a stride's worth of linear acceleration.
+        guard !accStarting else { return }
+        let norm = (filtered * filtered).sum().squareRoot()
+        guard norm.isFinite else { return }
+        if gravityNorm > 0 {
+            let d = norm - gravityNorm
+            gravityNormDeviation2 += (d * d - gravityNormDeviation2) * stepGains.accFirstOrder
+            gravityNorm += d * InertialFrameFilter<Scalar>.StepGains.gain(dt: interval, tau: settings.biasForgettingTime)
+        } else {
+            gravityNorm = norm
+        }
+    }
+
+
+    /// One step of the bias and scale estimator over `interval` seconds: the model inputs (the
+    /// earth axes seen in the sensor frame, rows of R = sensor → E6, the same rows times the step's
+    /// mean rate, and the drift the current estimates predict) go through the same low-pass filters
+    /// as the corrections they explain, then one Kalman update with the rest or motion measurement.
+    ///
+    /// State x = (b, k): measured rate = (1 + k) ⊙ true rate + b. A residual (Δb, Δk) turns I at
+    /// `R (Δb + ω ⊙ Δk)` in the earth frame, so the inclination correction rate φ/T satisfies
+    /// `LP(R) b + LP(R diag ω) k = LP(R b̂ + R diag(ω) k̂) − φ/T` (rows x and y); the heading
+    /// correction gives the vertical row with the first-order low-pass of τ_m.
+    @inlinable
+    mutating func step(
+        interval: Scalar, rateSum: SIMD3<Scalar>, attitude: SplitAttitude<Scalar>, restRate: SIMD3<Scalar>?,
+        accCorrectionRate: SIMD2<Scalar>?, headingCorrectionRate: Scalar?,
+        gains stepGains: InertialFrameFilter<Scalar>.StepGains, settings: InertialFrameFilter<Scalar>.Settings
+    ) {
+        let meanRate = interval > 0 ? rateSum / interval : .zero
+        let estimatesScale = settings.estimatesScaleInMotion
+        if settings.estimatesBiasInMotion {
+            let q6 = attitude.sixD
+            let rx = q6.inverseAct(on: SIMD3(1, 0, 0))
+            let ry = q6.inverseAct(on: SIMD3(0, 1, 0))
+            let rz = rx.crossProduct(ry)
+            let kx = rx * meanRate
+            let ky = ry * meanRate
+            let kz = rz * meanRate
+            let predicted = SIMD2(
+                (rx * bias).sum() + (kx * scaleError).sum(), (ry * bias).sum() + (ky * scaleError).sum())
+            let predictedZ = (rz * bias).sum() + (kz * scaleError).sum()
+            let filter = stepGains.acc
+            let earthRate = SIMD3(kx.sum(), ky.sum(), kz.sum())  // R ω
+            if lowPassSeeded {
+                slowEarthRate = filter.step(earthRate, &lowPassEarthRate.z1, &lowPassEarthRate.z2)
+                filteredRx = filter.step(rx, &lowPassRx.z1, &lowPassRx.z2)
+                filteredRy = filter.step(ry, &lowPassRy.z1, &lowPassRy.z2)
+                filteredKx = filter.step(kx, &lowPassKx.z1, &lowPassKx.z2)
+                filteredKy = filter.step(ky, &lowPassKy.z1, &lowPassKy.z2)
+                filteredRb = filter.step(predicted, &lowPassRb1, &lowPassRb2)
+                let g = stepGains.mag
+                lowPassVertical += (rz - lowPassVertical) * g
+                lowPassVerticalK += (kz - lowPassVerticalK) * g
+                lowPassVerticalB += (predictedZ - lowPassVerticalB) * g
+            } else {
+                // Seeded at rest: one step's rate may be a swing's peak, not the slow turn.
+                lowPassEarthRate = filter.steadyState(SIMD3<Scalar>.zero)
+                slowEarthRate = .zero
+                lowPassRx = filter.steadyState(rx)
+                lowPassRy = filter.steadyState(ry)
+                lowPassKx = filter.steadyState(kx)
+                lowPassKy = filter.steadyState(ky)
+                (lowPassRb1, lowPassRb2) = filter.steadyState(predicted)
+                filteredRx = rx
+                filteredRy = ry
+                filteredKx = kx
+                filteredKy = ky
+                filteredRb = predicted
+                lowPassVertical = rz
+                lowPassVerticalK = kz
+                lowPassVerticalB = predictedZ
+                lowPassSeeded = true
+            }
+            verticalRow = rz
+        }
+        // Prediction: the variances grow toward their ceilings (random walks).
+        let s0 = Double(settings.biasInitialSigma * settings.biasInitialSigma)
+        let k0 = Double(settings.gyroscopeScaleUncertainty * settings.gyroscopeScaleUncertainty)
+        let growth = Double(settings.biasDrift * settings.biasDrift / settings.biasForgettingTime * interval)
+        let scaleGrowth = k0 * Double(interval / settings.scaleForgettingTime)
+        covariance.grow(
+            SIMD8(growth, growth, growth, scaleGrowth, scaleGrowth, scaleGrowth, 0, 0),
+            ceiling: SIMD8(s0, s0, s0, k0, k0, k0, 0, 0))
+
+        // A measurement variance w whose steady state (growth V per step, w ≈ σ⁴ / V) is σ²: the
+        // sigma settings are the estimate's standard deviations in steady state.
+        // Without drift (biasDrift 0) there is no steady state to aim at: each measurement then
+        // counts with variance σ².
+        func measurementVariance(_ sigma: Scalar) -> Double {
+            let v = Double(sigma * sigma)
+            return growth > 0 ? v * v / growth + v : v
+        }
+        @inline(__always) func row(_ b: SIMD3<Scalar>, _ k: SIMD3<Scalar>) -> SIMD8<Double> {
+            let (b, k) = (SIMD3<Double>(b), SIMD3<Double>(k))
+            return estimatesScale ? SIMD8(b.x, b.y, b.z, k.x, k.y, k.z, 0, 0) : SIMD8(b.x, b.y, b.z, 0, 0, 0, 0, 0)
+        }
+        var h0: SIMD8<Double>
+        var h1: SIMD8<Double>
+        var h2: SIMD8<Double>
+        var innovation: SIMD3<Double>
+        var variance: SIMD3<Double>
+        if let restGyro = restRate, settings.estimatesBiasAtRest {
+            h0 = SIMD8(1, 0, 0, 0, 0, 0, 0, 0)
+            h1 = SIMD8(0, 1, 0, 0, 0, 0, 0, 0)
+            h2 = SIMD8(0, 0, 1, 0, 0, 0, 0, 0)
+            innovation = SIMD3<Double>(restGyro - bias)
+            variance = SIMD3(repeating: measurementVariance(settings.biasRestSigma))
+        } else if settings.estimatesBiasInMotion, let corrRate = accCorrectionRate {
+            h0 = row(filteredRx, filteredKx)
+            h1 = row(filteredRy, filteredKy)
+            let (b, k) = (SIMD3<Double>(bias), SIMD3<Double>(scaleError))
+            let state = SIMD8(b.x, b.y, b.z, k.x, k.y, k.z, 0, 0)
+            let ex = Double(filteredRb.x - corrRate.x) - (h0 * state).sum()
+            let ey = Double(filteredRb.y - corrRate.y) - (h1 * state).sum()
+            // The motion measurement is the inclination correction rate, whose errors are not only
+            // the gyroscope's: an accelerometer that errs by δ (m/s², see trackGravityNorm) tilts
+            // the low-pass gravity by δ/g, a tilt that changes over τ_a as the device moves, which
+            // the correction follows at about δ/(g τ_a). Correlated over τ_a, such errors count
+            // τ_a/T times in the variance of each step of length T: δ² / (g² τ_a T) in all.
+            let tauA = Double(settings.accelerometerTimeConstant)
+            let g2 = Double((filteredAcc * filteredAcc).sum())
+            let accelerometerVariance = g2 > 1 && interval > 0
+                ? Double(gravityNormDeviation2) / (g2 * tauA * Double(interval)) : 0
+            let vm = measurementVariance(settings.biasMotionSigma) + accelerometerVariance
+            var ez: Double
+            var vz: Double
+            if settings.estimatesVerticalBiasFromMagnetometer, let headingRate = headingCorrectionRate {
+                h2 = row(lowPassVertical, lowPassVerticalK)
+                ez = Double(lowPassVerticalB - headingRate) - (h2 * state).sum()
+                // A heading error ψ that persists while the device turns at Ω (the low-pass earth
+                // rate) reads as a vertical bias of ψ Ω, correlated over τ_a (T: the step).
+                let psi = Double(settings.magneticHeadingUncertainty)
+                let turn2 = Double((slowEarthRate * slowEarthRate).sum())
+                let steps = interval > 0 ? max(1, tauA / Double(interval)) : 1
+                vz = measurementVariance(settings.biasMagnetometerSigma) + psi * psi * turn2 * steps
+            } else {
+                // Weak prior: the vertical bias component stays near zero unless observed.
+                h2 = row(verticalRow, .zero)
+                ez = -(SIMD3<Double>(verticalRow) * b).sum()
+                vz = vm * 1e4
+            }
+            innovation = SIMD3(ex, ey, ez)
+            variance = SIMD3(vm, vm, vz)
+        } else {
+            return
+        }
+        let limit = Double(settings.biasLimit)
+        innovation = innovation.clamped(lowerBound: SIMD3(repeating: -limit), upperBound: SIMD3(repeating: limit))
+        guard let correction = covariance.update(rows: h0, h1, h2, innovation: innovation, variance: variance)
+        else { return }
+        bias += SIMD3<Scalar>(SIMD3(correction[0], correction[1], correction[2]))
+        if estimatesScale {
+            let limitK = 3 * settings.gyroscopeScaleUncertainty
+            scaleError = (scaleError + SIMD3<Scalar>(SIMD3(correction[3], correction[4], correction[5])))
+                .clamped(lowerBound: SIMD3(repeating: -limitK), upperBound: SIMD3(repeating: limitK))
+            inverseScale = 1 / (1 + scaleError)
+        }
+    }
+}

@@ -1,0 +1,448 @@
+import RealModule
+
+/// MotionFusion's own orientation filter, and its default: strapdown gyroscope integration whose
+/// drift is corrected in a low-pass-filtered, almost inertial frame, with estimation of the gyroscope's
+/// bias (at rest and in motion) and sensitivity (in motion), and a heading-only magnetometer
+/// correction that rejects disturbances. <doc:InertialFrameFiltering> derives it and reports its
+/// accuracy and speed.
+///
+/// The attitude is a product of three rotations, each corrected by one sensor:
+///
+///     q9 = h ⊗ c ⊗ g        (sensor → NWU internally, then into ``Settings-swift.struct/frame``)
+///
+/// - `g` (sensor → I), strapdown integration of the corrected gyroscope rate `(ω − b̂) / (1 + k̂)`.
+///   Over seconds the frame I is almost inertial: it drifts only by the residual errors.
+/// - `c` (I → E6), the inclination correction. The accelerometer (specific force) is rotated into
+///   I, where a body that moves but goes nowhere has acceleration that averages out, and low-pass
+///   filtered there (second-order Butterworth, delay ``Settings-swift.struct/accelerometerTimeConstant``);
+///   `c` is then turned, by the whole remaining angle, so that this filtered specific force points
+///   up. Linear acceleration faster than the time constant averages away instead of tilting the
+///   estimate; the gyroscope carries the fast motion.
+/// - `h` (E6 → E9), a rotation about the vertical that points the horizontal magnetic field north,
+///   moved a fraction `1 − exp(−T/τ_m)` of the disagreement per correction step
+///   (``Settings-swift.struct/magnetometerTimeConstant``), so the magnetometer never touches the
+///   inclination. `c ⊗ g` is the 6D estimate (``quaternion6D``), `h ⊗ c ⊗ g` the 9D one.
+///
+/// **Gyroscope bias and sensitivity** are a six-state Kalman filter: measured rate =
+/// (1 + k) ⊙ true rate + b (``gyroscopeBias``, ``gyroscopeBiasSigma``, ``gyroscopeScale``,
+/// ``gyroscopeScaleSigma``):
+/// - at rest (the gyroscope and accelerometer stay within their thresholds of their own low-pass
+///   values for ``Settings-swift.struct/restMinimumDuration``), it measures the low-pass gyroscope,
+///   which is the bias, directly;
+/// - in motion, the inclination correction is the observation: residual errors (Δb, Δk) make I drift
+///   at `R (Δb + ω ⊙ Δk)` (R = sensor → earth), and `c` turns back at the low-pass of the horizontal
+///   part of it. With the inputs low-pass filtered by the same filter,
+///   `LP(R) b + LP(R diag ω) k = LP(R b̂ + R diag(ω) k̂) − φ/T` (φ the correction angle over the step
+///   T) is a linear measurement of both. The correction also follows the accelerometer's own
+///   errors (offsets, saturation, timing), which a turning device would make look like bias: the
+///   measurement's variance grows by `δ² / (g² τ_a T)`, δ the deviation of the low-pass specific
+///   force's norm from its long-run mean, the accelerometer's error as the filter sees it;
+/// - in 9D, the heading correction is the same kind of observation for the vertical direction (the
+///   heading loop is a first-order low-pass of `τ_m`), which the accelerometer cannot see: without
+///   it a vertical bias `b_z` would leave a steady heading lag of `b_z τ_m`. In 6D the vertical bias
+///   component is only held weakly toward zero. A persistent magnetometer heading error
+///   (``Settings-swift.struct/magneticHeadingUncertainty``) seen while turning at Ω reads as a
+///   vertical bias of about ψ Ω, so that measurement's variance grows by that much.
+///
+/// **Start-up**: for the first τ_a the accelerometer low-pass is the running mean of everything seen,
+/// and for the first τ_m the heading moves by the running mean of the undisturbed disagreements
+/// (<doc:InertialFrameFiltering> times each part).
+///
+/// **Magnetic disturbances**: the field's norm and dip angle in the earth frame (after a short
+/// low-pass, ``Settings-swift.struct/magneticCurrentTimeConstant``) are compared with a reference
+/// learned while the field is undisturbed; outside ``Settings-swift.struct/magneticNormThreshold`` or
+/// ``Settings-swift.struct/magneticDipThreshold`` the magnetometer is ignored for up to
+/// ``Settings-swift.struct/maximumRejectionDuration`` seconds, then used with a gain reduced by
+/// ``Settings-swift.struct/rejectionGainFactor``. A new, consistent field seen while moving for
+/// ``Settings-swift.struct/newFieldDuration`` seconds (the first one: ``Settings-swift.struct/firstFieldDuration``)
+/// becomes the reference.
+///
+/// **Cost**: at every sample only the strapdown integration, the rest detector and the rotation of
+/// the accelerometer and magnetometer into I (where they are summed) run; the corrections and the
+/// Kalman step run every ``Settings-swift.struct/correctionInterval`` seconds on those averages, so
+/// the cost per sample falls as the sampling rate rises and no sample's information is dropped.
+///
+/// **Parts**: the filter composes value types stored inline, each with its own tests: `SplitAttitude`
+/// (the three rotations), `RestDetector` (shared with ``GyroscopeBiasEstimator``), `BiasKalmanFilter`
+/// (bias and sensitivity) and `MagneticDisturbanceRejection`; the settings and the cached gains are
+/// extensions in their own files. The composition keeps the averages between correction steps, the
+/// accelerometer low-pass in I and the heading's start-up.
+///
+/// All time constants are in seconds and every gain is computed from the actual intervals, so the
+/// same settings mean the same thing at 50 Hz and at 1 kHz, and irregular timestamps are handled.
+///
+/// The structure — correction in an almost inertial frame, Kalman bias estimation from the
+/// inclination correction, norm-and-dip disturbance detection — follows D. Laidig and T. Seel, "VQF:
+/// Highly accurate IMU orientation estimation with bias estimation and magnetic disturbance
+/// rejection", Information Fusion 91, 2023. Differences: the gyroscope's sensitivity is estimated
+/// with its bias; the magnetometer also observes the vertical bias; the corrections run at a fixed
+/// rate on averages in I; the heading time constant is longer (see the settings); the magnetic
+/// rejection budget becomes available once a first field reference exists.
+///
+/// Bad input, per ``AttitudeFilter``: a non-finite gyroscope or bad `Δt` holds the attitude, and
+/// so does a rate beyond 1000 rad/s or a rotation too large to represent; an
+/// unusable accelerometer skips its average, the rest detector and the motion measurement (a
+/// reading beyond 1000 m/s² only ends rest); an
+/// unusable magnetometer (nil, zero, non-finite) makes the step 6D; a Kalman step that would give a
+/// non-finite estimate is skipped. The attitude is renormalized at every correction step and when
+/// read, and never becomes NaN.
+@frozen
+public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
+    /// The parameters. Changing them between updates takes effect at the next update.
+    ///
+    /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
+    /// settings are set, here and in ``init(settings:)``, never per sample: beyond a closed end of
+    /// its range to that end (`rejectionGainFactor` 0.5 becomes 1, `gyroscopeScaleUncertainty` 0.5
+    /// becomes 0.1, a negative `correctionInterval` 0), and NaN or a value at or beyond an open end
+    /// to the field's default (`biasLimit` −1 or 0 becomes 2°/s, `accelerometerTimeConstant` 0 or
+    /// +∞ becomes 4 s). Reading `settings` back shows the values in use. Call
+    /// ``Settings-swift.struct/validate()`` to refuse such settings instead.
+    public var settings: Settings {
+        didSet { settings = settings.clamped() }
+    }
+
+    /// The attitude: `heading ⊗ inclination ⊗ strapdown` (all NWU-based).
+    @usableFromInline var attitude = SplitAttitude<Scalar>()
+    @usableFromInline var initialized = false
+    // The output rotations fromNWU ⊗ heading ⊗ inclination (9D) and fromNWU ⊗ inclination (6D), which
+    // change only at correction steps: reading the attitude then takes one product, not three.
+    // `outputFrame` is the frame they were made for (nil: not made yet).
+    @usableFromInline var output9: Quaternion<Scalar> = .identity
+    @usableFromInline var output6: Quaternion<Scalar> = .identity
+    @usableFromInline var outputFrame: EarthFrame?
+
+    // Gains: per sample (rest detector) and per correction step, recomputed when Δt or the settings
+    // change.
+    @usableFromInline var sampleGains = SampleGains()
+    @usableFromInline var stepGains = StepGains()
+
+    // Inputs averaged (in I) since the last correction step.
+    @usableFromInline var stepTime: Scalar = 0
+    @usableFromInline var accSum: SIMD3<Scalar> = .zero
+    @usableFromInline var accCount: Scalar = 0
+    @usableFromInline var magSum: SIMD3<Scalar> = .zero
+    @usableFromInline var magCount: Scalar = 0
+    @usableFromInline var rateSum: SIMD3<Scalar> = .zero  // ∫ω dt over the step (corrected rate)
+
+    // Accelerometer low-pass in I (second-order Butterworth state).
+    @usableFromInline var accState1: SIMD3<Scalar> = .zero
+    @usableFromInline var accState2: SIMD3<Scalar> = .zero
+    @usableFromInline var accFilterSeeded = false
+    // Fast start: for the first τ_a seconds the low-pass output is the running mean of the step
+    // averages, so a start in motion converges in τ_a, not in several τ_a.
+    @usableFromInline var accStartTime: Scalar = 0
+    @usableFromInline var accStarting = false  // the running mean is the low-pass output
+    @usableFromInline var accStartMean: SIMD3<Scalar> = .zero
+
+    /// Rest detection (its gyroscope low-pass also tells the magnetometer's new-field test whether
+    /// the device turns).
+    @usableFromInline var rest = RestDetector<Scalar>()
+    @inlinable var restGyro: SIMD3<Scalar> { rest.lowPassRate }
+
+    /// The bias-and-sensitivity Kalman filter and its filtered inputs.
+    @usableFromInline var kalman: BiasKalmanFilter<Scalar>
+
+    /// Magnetic disturbance detection and rejection.
+    @usableFromInline var magnetic: MagneticDisturbanceRejection<Scalar>
+    // Heading start-up.
+    @usableFromInline var headingInitCount: Scalar = 0  // > 0: fast initial averaging, 1/N gains
+    @usableFromInline var headingSeeded = false  // a field has set the heading
+    @usableFromInline var headingInitTime: Scalar = 0
+    @usableFromInline var lastHeadingDisagreement: Scalar = 0
+
+    /// A filter that initializes itself from its first usable accelerometer sample.
+    ///
+    /// Settings outside their valid ranges are moved into them (see ``settings``); call
+    /// ``Settings-swift.struct/validate()`` first to refuse them instead.
+    @inlinable
+    public init(settings: Settings = Settings()) {
+        let settings = settings.clamped()
+        self.settings = settings
+        kalman = BiasKalmanFilter(settings: settings)
+        magnetic = MagneticDisturbanceRejection(maximumRejectionDuration: settings.maximumRejectionDuration)
+    }
+
+    @inlinable public var frame: EarthFrame { settings.frame }
+    @inlinable public var isInitialized: Bool { initialized }
+
+    /// The 9D attitude (the 6D one until a magnetometer sample arrives), sensor → ``frame``.
+    /// Always inlined: an out-of-line getter copied the whole filter (1368 bytes in Float) per read,
+    /// 827 instructions per sample on a Cortex-M4F (`scripts/embedded`).
+    @inlinable @inline(__always) public var quaternion: Quaternion<Scalar> {
+        if outputFrame == settings.frame { return (output9 * attitude.strapdown).normalizedFast() }
+        return settings.frame.fromNWU()
+            * (attitude.heading * (attitude.inclination * attitude.strapdown)).normalizedFast()
+    }
+
+    /// The 6D attitude (gyroscope and accelerometer only; its heading drifts), sensor → ``frame``.
+    @inlinable public var quaternion6D: Quaternion<Scalar> {
+        if outputFrame == settings.frame { return (output6 * attitude.strapdown).normalizedFast() }
+        return settings.frame.fromNWU() * (attitude.inclination * attitude.strapdown).normalizedFast()
+    }
+
+    /// Remakes the cached output rotations after the heading or inclination changed.
+    @inlinable
+    mutating func refreshOutputRotations() {
+        let fromNWU = settings.frame.fromNWU(Scalar.self)
+        output6 = fromNWU * attitude.inclination
+        output9 = fromNWU * (attitude.heading * attitude.inclination)
+        outputFrame = settings.frame
+    }
+
+    /// The gyroscope bias estimate, rad/s (sensor frame).
+    @inlinable public var gyroscopeBias: SIMD3<Scalar> { kalman.bias }
+
+    /// The bias estimate's standard deviation per axis (sensor frame), rad/s.
+    @inlinable public var gyroscopeBiasSigma: SIMD3<Scalar> {
+        let d = kalman.covariance.diagonal
+        return SIMD3(Scalar(d[0]), Scalar(d[1]), Scalar(d[2])).squareRoot()
+    }
+
+    /// The gyroscope sensitivity estimate per axis (1 = nominal): the filter divides the
+    /// bias-corrected rate by it.
+    @inlinable public var gyroscopeScale: SIMD3<Scalar> { 1 + kalman.scaleError }
+
+    /// The standard deviation of ``gyroscopeScale`` per axis.
+    @inlinable public var gyroscopeScaleSigma: SIMD3<Scalar> {
+        let d = kalman.covariance.diagonal
+        return SIMD3(Scalar(d[3]), Scalar(d[4]), Scalar(d[5])).squareRoot()
+    }
+
+    /// True while the rest detector sees the sensor at rest.
+    @inlinable public var isRestDetected: Bool { rest.isResting }
+
+    /// True while the magnetic field is judged disturbed (also before the first reference exists).
+    @inlinable public var isMagneticDisturbanceDetected: Bool { magnetic.disturbed }
+
+    /// The last heading disagreement, rad: how far the 9D heading is from the magnetometer's.
+    @inlinable public var headingDisagreement: Scalar { lastHeadingDisagreement }
+
+    /// The learned reference field norm (µT) and dip angle (rad, positive downward), or nil before the
+    /// first reference.
+    @inlinable public var magneticReference: (norm: Scalar, dip: Scalar)? {
+        magnetic.hasReference ? (magnetic.reference.x, magnetic.reference.y) : nil
+    }
+
+    @inlinable
+    public mutating func reset(to attitude: Quaternion<Scalar>) {
+        self.attitude = SplitAttitude(
+            strapdown: (settings.frame.fromNWU(Scalar.self).conjugate * attitude).normalized())
+        accFilterSeeded = false
+        kalman.restartMeasurements()
+        clearAverages()
+        headingInitCount = 0
+        headingSeeded = true  // the given attitude has a heading
+        initialized = true
+        refreshOutputRotations()
+    }
+
+    /// Sets the bias estimate, rad/s, and its standard deviation (default: unchanged).
+    @inlinable
+    public mutating func setGyroscopeBias(_ value: SIMD3<Scalar>, sigma: Scalar? = nil) {
+        kalman.setBias(value, sigma: sigma)
+    }
+
+    @inlinable @discardableResult
+    public mutating func initialize(
+        accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
+    ) -> Bool {
+        guard let up = SensorCheck.direction(accelerometer),
+            let tilt = try? Quaternion.rotation(from: up, to: SIMD3<Scalar>(0, 0, 1))
+        else { return false }
+        attitude = SplitAttitude(strapdown: tilt)
+        accFilterSeeded = false
+        kalman.restartMeasurements()
+        clearAverages()
+        headingInitCount = 0
+        headingSeeded = false
+        if let magnetometer, let m = SensorCheck.direction(magnetometer) {
+            let h = tilt.act(on: m)
+            if h.x * h.x + h.y * h.y > 0 {
+                let half = -Scalar.atan2(y: h.y, x: h.x) / 2
+                attitude.heading = Quaternion(w: .cos(half), x: 0, y: 0, z: .sin(half))
+                headingSeeded = true
+                headingInitCount = 1
+                headingInitTime = 0
+            }
+        }
+        initialized = true
+        refreshOutputRotations()
+        return true
+    }
+
+    @inlinable
+    public mutating func update(
+        gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?,
+        dt: Scalar
+    ) {
+        guard initialized else {
+            initialize(accelerometer: accelerometer, magnetometer: magnetometer)
+            return
+        }
+        guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
+        if abs(dt - sampleGains.dt) > sampleGains.dt * 1e-4 || sampleGains.tau != settings.restTimeConstant {
+            sampleGains = SampleGains(dt: dt, restTimeConstant: settings.restTimeConstant)
+        }
+
+        // Strapdown integration of the bias-corrected rate (normalized at each correction step). A
+        // rate beyond 1000 rad/s (no gyroscope measures that; a corrupt sample) or a rotation too
+        // large to represent is not integrated: the sample is skipped, as a non-finite one.
+        let rate = kalman.correctedRate(gyroscope)
+        let halfRotation = rate * (dt / 2)
+        guard (rate * rate).sum() < 1e6, (halfRotation * halfRotation).sum().isFinite else { return }
+        attitude.integrate(halfRotation: halfRotation)
+        rateSum += rate * dt
+
+        // Rest detection, gyroscope part: deviation from a first-order low-pass (the low-pass rate
+        // also tells the magnetometer's new-field test whether the device turns).
+        let th = settings.restGyroscopeThreshold
+        let quiet = rest.gyroscope.squaredDeviation(gyroscope, gain: sampleGains.rest) < th * th
+            && SensorCheck.largestMagnitude(restGyro) <= settings.biasLimit && settings.estimatesBiasAtRest
+
+        // The accelerometer in I, averaged until the next correction step.
+        let a2 = (accelerometer * accelerometer).sum()
+        if a2.isNormal {
+            if settings.estimatesBiasAtRest {
+                let th = settings.restAccelerometerThreshold
+                rest.hold(
+                    still: rest.accelerometer.squaredDeviation(accelerometer, gain: sampleGains.rest) < th * th && quiet,
+                    dt: dt, minimumDuration: settings.restMinimumDuration)
+            }
+            // Beyond 1000 m/s² (about 100 g) a reading is an impact or a saturated sensor, not
+            // gravity: it ends rest (above) but does not enter the inclination average, where one
+            // absurd value would outweigh minutes of real ones.
+            if a2 < 1e6 {
+                accSum += attitude.strapdown.act(on: accelerometer)
+                accCount += 1
+            }
+        } else {
+            rest.interrupt()
+        }
+
+        // The magnetometer in I, averaged the same way.
+        if let magnetometer {
+            let m2 = (magnetometer * magnetometer).sum()
+            if m2.isNormal {
+                magSum += attitude.strapdown.act(on: magnetometer)
+                magCount += 1
+            }
+        }
+
+        stepTime += dt
+        if stepTime >= settings.correctionInterval { correct() }
+    }
+
+    /// The correction step, every ``Settings-swift.struct/correctionInterval`` seconds: inclination
+    /// from the averaged accelerometer, heading from the averaged magnetometer, then the bias
+    /// estimator, all over the interval `T` since the last step.
+    @inlinable
+    mutating func correct() {
+        let interval = stepTime
+        if abs(interval - stepGains.dt) > stepGains.dt * 1e-3 || !stepGains.matches(settings) {
+            stepGains = StepGains(settings: settings, dt: interval)
+        }
+        attitude.normalizeStrapdown()
+        var accCorrection = SIMD2<Scalar>.zero
+        var accUsed = false
+        if accCount > 0 {
+            let inertial = accSum / accCount
+            let filtered: SIMD3<Scalar>
+            if accFilterSeeded && accStarting && SensorCheck.isFinite(accStartMean) {
+                accStartTime += interval
+                accStartMean += (inertial - accStartMean) * (interval / accStartTime)
+                (accState1, accState2) = stepGains.acc.steadyState(accStartMean)
+                filtered = accStartMean
+                // Once: changing τ_a later does not restart the mean.
+                accStarting = accStartTime < settings.accelerometerTimeConstant
+            } else if accFilterSeeded && SensorCheck.isFinite(accState1 + accState2) {
+                filtered = stepGains.acc.step(inertial, &accState1, &accState2)
+            } else {
+                (accState1, accState2) = stepGains.acc.steadyState(inertial)
+                filtered = inertial
+                accStartTime = interval
+                accStartMean = inertial
+                accStarting = true
+                accFilterSeeded = true
+            }
+            kalman.trackGravityNorm(
+                filtered, interval: interval, starting: accStarting, gains: stepGains, settings: settings)
+            if let correction = attitude.correctInclination(toward: filtered) {
+                accCorrection = correction
+                accUsed = true
+            }
+        }
+        var headingCorrection: Scalar? = nil
+        if magCount > 0 {
+            headingCorrection = correctHeading(inertialField: magSum / magCount, interval: interval)
+        }
+        if settings.estimatesBiasAtRest || settings.estimatesBiasInMotion {
+            kalman.step(
+                interval: interval, rateSum: rateSum, attitude: attitude,
+                restRate: rest.isResting ? restGyro : nil,
+                accCorrectionRate: accUsed ? accCorrection / interval : nil,
+                headingCorrectionRate: headingCorrection.map { $0 / interval },
+                gains: stepGains, settings: settings)
+        }
+        clearAverages()
+        refreshOutputRotations()
+    }
+
+    /// Empties the sums averaged between correction steps (after the attitude is replaced, the old
+    /// sums are in a frame that no longer exists).
+    @inlinable
+    mutating func clearAverages() {
+        stepTime = 0
+        rateSum = .zero
+        accSum = .zero
+        accCount = 0
+        magSum = .zero
+        magCount = 0
+    }
+
+    /// Disturbance detection and the heading correction for the field `inertialField` (averaged, in
+    /// I). Returns the correction angle when it ran at its nominal gain (the only case the bias
+    /// estimator can use), else nil.
+    @inlinable
+    mutating func correctHeading(inertialField: SIMD3<Scalar>, interval dt: Scalar) -> Scalar? {
+        let field = attitude.inclination.act(on: inertialField)  // in E6
+        let norm2 = (field * field).sum()
+        guard norm2.isNormal else { return nil }
+        let norm = norm2.squareRoot()
+        let e = field / norm
+        var gain = stepGains.mag
+        var nominal = true
+
+        if settings.rejectsMagneticDisturbances {
+            nominal = magnetic.judge(
+                norm: norm, direction: e, lowPassRate: restGyro, dt: dt, currentGain: stepGains.magCurrent,
+                referenceGain: stepGains.magReference, settings: settings, gain: &gain)
+        }
+
+        // Disagreement: the angle about +z that takes the horizontal field (in E9) to north (+x).
+        guard let disagreement = attitude.headingDisagreement(fieldDirection: e) else { return nil }
+        lastHeadingDisagreement = disagreement
+
+        if !headingSeeded {
+            // The first usable field (at initialization, or later if the first samples had none)
+            // sets the heading outright; the following ones are averaged with gains 1/2, 1/3, ….
+            headingSeeded = true
+            gain = 1
+            nominal = false
+            headingInitCount = 1
+            headingInitTime = 0
+        } else if headingInitCount > 0 {
+            // Fast start: the running mean of the first τ_m seconds, of the fields that are not
+            // judged disturbed against a reference (before the first reference every field counts).
+            headingInitTime += dt
+            nominal = false
+            if !(magnetic.disturbed && magnetic.hasReference) {
+                headingInitCount += 1
+                gain = max(gain, 1 / headingInitCount)
+            }
+            if headingInitTime >= settings.magnetometerTimeConstant { headingInitCount = 0 }
+        }
+        let angle = gain * disagreement
+        attitude.rotateHeading(by: angle)
+        return nominal ? angle : nil
+    }
+}

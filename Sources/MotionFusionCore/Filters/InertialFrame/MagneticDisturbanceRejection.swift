@@ -1,0 +1,106 @@
+import RealModule
+
+/// ``InertialFrameFilter``'s magnetic disturbance detection and rejection, run at each correction
+/// step with a field seen in the earth frame.
+///
+/// The field's norm and dip angle (after a first-order low-pass of τ_current) are compared with a
+/// reference learned while the field is undisturbed: outside the norm or dip threshold the field is
+/// disturbed, and the heading gain is 0 for up to `maximumRejectionDuration` seconds, then divided by
+/// `rejectionGainFactor`; rejection time is earned back at `rejectionGainFactor` seconds per second
+/// undisturbed. A new field that stays consistent for `newFieldDuration` seconds while the sensor
+/// turns faster than `newFieldMinimumRate` (the first one: `firstFieldDuration`) becomes the reference.
+/// Before the first reference every field counts as disturbed.
+@frozen @usableFromInline
+struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
+    /// The low-pass current norm (µT) and dip (rad, positive downward).
+    @usableFromInline var normDip: SIMD2<Scalar> = .zero
+    @usableFromInline var seeded = false
+    /// The reference norm and dip; norm 0: none yet.
+    @usableFromInline var reference: SIMD2<Scalar> = .zero
+    /// A candidate for a new reference and how long it has been seen while turning.
+    @usableFromInline var candidate: SIMD2<Scalar> = .zero
+    @usableFromInline var candidateTime: Scalar = 0
+    @usableFromInline var undisturbedTime: Scalar = 0
+    /// Rejection time spent (starts spent: before a first reference the field is used at the
+    /// reduced gain).
+    @usableFromInline var rejectionTime: Scalar
+    @usableFromInline var disturbed = true
+
+    /// No reference yet, the rejection budget spent (`rejectionTime` beyond `maximumRejectionDuration`
+    /// would also do).
+    @inlinable init(maximumRejectionDuration: Scalar) {
+        rejectionTime = maximumRejectionDuration
+    }
+
+    /// Whether a reference field exists.
+    @inlinable var hasReference: Bool { reference.x > 0 }
+
+    /// Judges the field of norm `norm` (µT) and unit direction `e` (earth frame, z up) seen over the
+    /// last `dt` seconds while the sensor turns at `lowPassRate` (rad/s), and scales the heading
+    /// `gain` accordingly: unchanged when undisturbed, 0 while rejecting, divided by
+    /// `rejectionGainFactor` after the rejection budget is spent. Returns whether the field is
+    /// undisturbed (the gain is the nominal one).
+    @inlinable
+    mutating func judge(
+        norm: Scalar, direction e: SIMD3<Scalar>, lowPassRate: SIMD3<Scalar>, dt: Scalar,
+        currentGain: Scalar, referenceGain: Scalar,
+        settings: InertialFrameFilter<Scalar>.Settings, gain: inout Scalar
+    ) -> Bool {
+        let current = SIMD2(norm, Scalar.asin(max(-1, min(1, -e.z))))
+        if seeded {
+            normDip += (current - normDip) * currentGain
+        } else {
+            normDip = current
+            seeded = true
+        }
+        let normTh = settings.magneticNormThreshold
+        let dipTh = settings.magneticDipThreshold
+        if abs(normDip.x - reference.x) < normTh * reference.x
+            && abs(normDip.y - reference.y) < dipTh
+        {
+            undisturbedTime += dt
+            if undisturbedTime >= settings.undisturbedDuration {
+                disturbed = false
+                reference += (normDip - reference) * referenceGain
+            }
+        } else {
+            undisturbedTime = 0
+            disturbed = true
+        }
+        // A new field: consistent for long enough while the sensor moves.
+        if abs(normDip.x - candidate.x) < normTh * candidate.x
+            && abs(normDip.y - candidate.y) < dipTh
+        {
+            if (lowPassRate * lowPassRate).sum() >= settings.newFieldMinimumRate * settings.newFieldMinimumRate {
+                candidateTime += dt
+            }
+            candidate += (normDip - candidate) * referenceGain
+            if disturbed
+                && (candidateTime >= settings.newFieldDuration
+                    || (reference.x == 0 && candidateTime >= settings.firstFieldDuration))
+            {
+                // Before the first reference every field counts as disturbed and the rejection
+                // budget is spent (the magnetometer is used at the reduced gain); with a
+                // reference to judge against, the full budget becomes available.
+                if reference.x == 0 { rejectionTime = 0 }
+                reference = candidate
+                disturbed = false
+                undisturbedTime = settings.undisturbedDuration
+            }
+        } else {
+            candidateTime = 0
+            candidate = normDip
+        }
+        if disturbed {
+            if rejectionTime <= settings.maximumRejectionDuration {
+                rejectionTime += dt
+                gain = 0
+            } else {
+                gain /= settings.rejectionGainFactor
+            }
+            return false
+        }
+        rejectionTime = max(rejectionTime - settings.rejectionGainFactor * dt, 0)
+        return true
+    }
+}
