@@ -62,10 +62,9 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
     public var settings: Settings {
         didSet { settings = settings.clamped() }
     }
-    @usableFromInline var gyroLowPass: SIMD3<Scalar>
-    @usableFromInline var accelLowPass: SIMD3<Scalar>
-    @usableFromInline var hasLowPass: Bool
-    @usableFromInline var candidateTime: Scalar
+    /// The low-passes and the stillness time (shared with ``InertialFrameFilter``; the rule is this
+    /// estimator's own, see ``update(gyroscope:accelerometer:dt:)``).
+    @usableFromInline var rest: RestDetector<Scalar>
     @usableFromInline var restTime: Scalar
     @usableFromInline var estimate: SIMD3<Scalar>
     @usableFromInline var squaredSpread: SIMD3<Scalar>
@@ -77,10 +76,7 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
     @inlinable
     public init(settings: Settings = Settings()) {
         self.settings = settings.clamped()
-        gyroLowPass = .zero
-        accelLowPass = .zero
-        hasLowPass = false
-        candidateTime = 0
+        rest = RestDetector()
         restTime = 0
         estimate = .zero
         squaredSpread = .zero
@@ -116,35 +112,31 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
     ) -> SIMD3<Scalar> {
         guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope), SensorCheck.isFinite(accelerometer)
         else {
-            candidateTime = 0
+            rest.interrupt()
             restTime = 0
             return estimate
         }
-        guard hasLowPass else {
-            gyroLowPass = gyroscope
-            accelLowPass = accelerometer
-            hasLowPass = true
+        guard rest.gyroscope.seeded else {
+            rest.gyroscope.seed(gyroscope)
+            rest.accelerometer.seed(accelerometer)
             return estimate
         }
+        // This estimator's rest rule (InertialFrameFilter's differs, see RestDetector): gain
+        // −expm1(−dt/τ), deviations compared as lengths, the low-passed rate's length as the limit.
         let k = -Scalar.expMinusOne(-dt / settings.lowPassTimeConstant)  // 1 − e^(−dt/τ)
-        gyroLowPass += (gyroscope - gyroLowPass) * k
-        accelLowPass += (accelerometer - accelLowPass) * k
-        let gyroDeviation = (gyroscope - gyroLowPass).lengthOfVector
-        let accelDeviation = (accelerometer - accelLowPass).lengthOfVector
+        let gyroDeviation = rest.gyroscope.squaredDeviation(gyroscope, gain: k).squareRoot()
+        let accelDeviation = rest.accelerometer.squaredDeviation(accelerometer, gain: k).squareRoot()
         let still =
             gyroDeviation < settings.gyroscopeThreshold
             && accelDeviation < settings.accelerometerThreshold
-            && gyroLowPass.lengthOfVector < settings.maximumBias
-        guard still else {
-            candidateTime = 0
-            restTime = 0
+            && rest.lowPassRate.lengthOfVector < settings.maximumBias
+        guard rest.hold(still: still, dt: dt, minimumDuration: settings.minimumDuration) else {
+            if !still { restTime = 0 }
             return estimate
         }
-        candidateTime += dt
-        guard candidateTime >= settings.minimumDuration else { return estimate }
         if restTime == 0 {
             // A new rest: restart the average from the low-passed rate over the last seconds.
-            estimate = gyroLowPass
+            estimate = rest.lowPassRate
             squaredSpread = .zero
             samplesAtRest = 0
         }
