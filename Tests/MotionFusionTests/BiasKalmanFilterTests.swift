@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+@testable import MotionFusionCore
+
+/// BiasKalmanFilter, InertialFrameFilter's bias-and-sensitivity estimator: single steps whose
+/// covariance and state follow by hand from the scalar Kalman equations (the measurements here
+/// touch one axis each, so the 6 × 6 update decouples).
+private func square(_ x: Double) -> Double { x * x }
+
+@Suite("BiasKalmanFilter")
+struct BiasKalmanFilterTests {
+    typealias Settings = InertialFrameFilter<Double>.Settings
+    typealias StepGains = InertialFrameFilter<Double>.StepGains
+
+    /// The prior is diag(σ_b², σ_b², σ_b², σ_k², σ_k², σ_k²); the rate is corrected as (ω − b̂) / (1 + k̂).
+    @Test func priorAndCorrectedRate() {
+        let settings = Settings()
+        var kalman = BiasKalmanFilter<Double>(settings: settings)
+        let d = kalman.covariance.diagonal
+        let s0 = settings.biasInitialSigma * settings.biasInitialSigma
+        let k0 = settings.gyroscopeScaleUncertainty * settings.gyroscopeScaleUncertainty
+        #expect(d == SIMD8(s0, s0, s0, k0, k0, k0, 0, 0))
+        kalman.setBias(SIMD3(0.1, 0.2, 0.3), sigma: 0.01)
+        kalman.scaleError = SIMD3(0.5, 0, -0.5)
+        kalman.inverseScale = 1 / (1 + kalman.scaleError)
+        #expect(kalman.covariance.diagonal == SIMD8(1e-4, 1e-4, 1e-4, k0, k0, k0, 0, 0))
+        #expect(kalman.correctedRate(SIMD3(1.6, 0.2, -0.2)) == SIMD3(1, 0, -1))
+    }
+
+    /// One rest step: the prior variance s0 (at its ceiling, so the growth is cut), the measurement
+    /// variance w = σ_r⁴ / V + σ_r² (V the growth per step), gain K = s0 / (s0 + w): the bias moves
+    /// to K r and its variance to s0 w / (s0 + w); the sensitivity is untouched.
+    @Test func restStepByHand() {
+        var settings = Settings()
+        settings.estimatesBiasInMotion = false
+        var kalman = BiasKalmanFilter<Double>(settings: settings)
+        let interval = 0.1
+        let rate = SIMD3<Double>(0.004, -0.002, 0.001)
+        kalman.step(
+            interval: interval, rateSum: .zero, attitude: SplitAttitude(), restRate: rate,
+            accCorrectionRate: nil, headingCorrectionRate: nil,
+            gains: StepGains(settings: settings, dt: interval), settings: settings)
+        let s0 = square(0.5 * .pi / 180)
+        let k0 = 0.003 * 0.003
+        let growth = square(0.1 * .pi / 180) / 100 * interval
+        let r2 = square(0.03 * .pi / 180)
+        let w = r2 * r2 / growth + r2
+        let gain = s0 / (s0 + w)
+        let posterior: Double = s0 * w / (s0 + w)
+        let diagonal = kalman.covariance.diagonal
+        for i in 0..<3 {
+            let expectedBias: Double = gain * rate[i]
+            #expect(abs(kalman.bias[i] - expectedBias) < 1e-12 * abs(rate[i]))
+            #expect(abs(diagonal[i] - posterior) < 1e-9 * posterior)
+            #expect(diagonal[3 + i] == k0)
+        }
+        #expect(kalman.scaleError == .zero)
+    }
+
+    /// A rest measurement beyond biasLimit is clipped to it.
+    @Test func restInnovationIsClipped() {
+        var settings = Settings()
+        settings.estimatesBiasInMotion = false
+        var kalman = BiasKalmanFilter<Double>(settings: settings)
+        kalman.step(
+            interval: 0.1, rateSum: .zero, attitude: SplitAttitude(), restRate: SIMD3(1, -1, 0),
+            accCorrectionRate: nil, headingCorrectionRate: nil,
+            gains: StepGains(settings: settings, dt: 0.1), settings: settings)
+        let limit = 2 * Double.pi / 180
+        #expect(kalman.bias.x > 0 && kalman.bias.x < limit && abs(kalman.bias.x + kalman.bias.y) < 1e-18)
+        var unclipped = BiasKalmanFilter<Double>(settings: settings)
+        unclipped.step(
+            interval: 0.1, rateSum: .zero, attitude: SplitAttitude(), restRate: SIMD3(limit, -limit, 0),
+            accCorrectionRate: nil, headingCorrectionRate: nil,
+            gains: StepGains(settings: settings, dt: 0.1), settings: settings)
+        #expect(unclipped.bias == kalman.bias)
+    }
+
+    /// One motion step level and not turning (R = I, ω = 0, so the sensitivity rows are zero): an
+    /// inclination correction rate c is explained by a bias −c in x and y, with the scalar gain
+    /// s0 / (s0 + v_m), v_m from biasMotionSigma (no accelerometer error seen yet); z, held weakly
+    /// at zero with variance 10⁴ v_m, stays zero.
+    @Test func motionStepByHand() {
+        let settings = Settings()
+        var kalman = BiasKalmanFilter<Double>(settings: settings)
+        let interval = 0.1
+        let c = SIMD2<Double>(0.003, -0.001)
+        kalman.step(
+            interval: interval, rateSum: .zero, attitude: SplitAttitude(), restRate: nil,
+            accCorrectionRate: c, headingCorrectionRate: nil,
+            gains: StepGains(settings: settings, dt: interval), settings: settings)
+        let s0 = square(0.5 * .pi / 180)
+        let growth = square(0.1 * .pi / 180) / 100 * interval
+        let m2 = square(0.1 * .pi / 180)
+        let vm = m2 * m2 / growth + m2
+        let gain: Double = s0 / (s0 + vm)
+        let expected: SIMD2<Double> = -gain * c
+        let vz: Double = 1e4 * vm
+        let horizontal: Double = s0 * vm / (s0 + vm)
+        let vertical: Double = s0 * vz / (s0 + vz)
+        let diagonal = kalman.covariance.diagonal
+        #expect(abs(kalman.bias.x - expected.x) < 1e-12 * c.x)
+        #expect(abs(kalman.bias.y - expected.y) < 1e-12 * abs(c.y))
+        #expect(kalman.bias.z == 0)
+        #expect(abs(diagonal[0] - horizontal) < 1e-9 * s0)
+        #expect(abs(diagonal[2] - vertical) < 1e-9 * s0)
+        #expect(kalman.scaleError == .zero)
+    }
+
+    /// The gravity norm is seeded after the fast start by the first norm, then follows with gain
+    /// 1 − exp(−T / biasForgettingTime), and the squared deviation with 1 − exp(−T / τ_a).
+    @Test func gravityNormTracking() {
+        let settings = Settings()
+        let gains = StepGains(settings: settings, dt: 0.1)
+        var kalman = BiasKalmanFilter<Double>(settings: settings)
+        kalman.trackGravityNorm(SIMD3(0, 0, 9), interval: 0.1, starting: true, gains: gains, settings: settings)
+        #expect(kalman.gravityNorm == 0 && kalman.filteredAcc == SIMD3(0, 0, 9))
+        kalman.trackGravityNorm(SIMD3(0, 6, 8), interval: 0.1, starting: false, gains: gains, settings: settings)
+        #expect(kalman.gravityNorm == 10)
+        kalman.trackGravityNorm(SIMD3(0, 0, 10.5), interval: 0.1, starting: false, gains: gains, settings: settings)
+        #expect(abs(kalman.gravityNorm - (10 + 0.5 * (1 - exp(-0.1 / 100)))) < 1e-14)
+        #expect(abs(kalman.gravityNormDeviation2 - 0.25 * (1 - exp(-0.1 / 4))) < 1e-15)
+        kalman.restartMeasurements()
+        #expect(kalman.gravityNorm == 0 && kalman.gravityNormDeviation2 == 0 && !kalman.lowPassSeeded)
+    }
+}
