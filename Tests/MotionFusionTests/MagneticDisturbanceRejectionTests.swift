@@ -16,6 +16,13 @@ struct MagneticDisturbanceRejectionTests {
         (norm, SIMD3(cos(dip) * cos(0.3), cos(dip) * sin(0.3), -sin(dip)))
     }
 
+    /// A rejection with the default settings and `spent` seconds of its budget spent.
+    static func rejection(spent: Double) -> MagneticDisturbanceRejection<Double> {
+        var r = MagneticDisturbanceRejection<Double>(settings: Settings())
+        r.rejectionTime = spent
+        return r
+    }
+
     /// One step with no current low-pass (gain 1) and a fixed reference (gain 0); returns the
     /// heading gain (nominal 0.01) and whether it is nominal.
     static func judge(
@@ -23,9 +30,9 @@ struct MagneticDisturbanceRejectionTests {
         rate: SIMD3<Double> = turning, settings: Settings = Settings()
     ) -> (gain: Double, nominal: Bool) {
         var gain = 0.01
+        rejection.parameters = .init(settings)
         let nominal = rejection.judge(
-            norm: f.0, direction: f.1, lowPassRate: rate, dt: dt, currentGain: 1, referenceGain: 0,
-            settings: settings, gain: &gain)
+            norm: f.0, direction: f.1, lowPassRate: rate, dt: dt, currentGain: 1, referenceGain: 0, gain: &gain)
         return (gain, nominal)
     }
 
@@ -33,12 +40,12 @@ struct MagneticDisturbanceRejectionTests {
     /// turning; until then the field counts as disturbed with the budget spent (gain 0 once, then
     /// halved); a still sensor never gets a reference.
     @Test func firstReferenceOnlyWhileTurning() {
-        var rejection = MagneticDisturbanceRejection<Double>(maximumRejectionDuration: 60)
+        var rejection = Self.rejection(spent: 60)
         let earth = Self.field(50, dip: 1.0)
         for _ in 0..<100 { _ = Self.judge(&rejection, earth, rate: .zero) }
         #expect(!rejection.hasReference && rejection.disturbed)
         #expect(Self.judge(&rejection, earth, rate: .zero).gain == 0.005)
-        var fresh = MagneticDisturbanceRejection<Double>(maximumRejectionDuration: 60)
+        var fresh = Self.rejection(spent: 60)
         #expect(Self.judge(&fresh, earth) == (0, false))  // candidate seeded; budget 60 ≤ 60: rejected
         for step in 1...40 {
             let (gain, nominal) = Self.judge(&fresh, earth)
@@ -52,7 +59,7 @@ struct MagneticDisturbanceRejectionTests {
     /// With a reference: a norm 15 % off or a dip 15° off is rejected (gain 0), 5 % and 5° are not;
     /// after a disturbance the field must be back for undisturbedDuration (0.5 s = 4 steps).
     @Test func gatesNormAndDipChanges() {
-        var rejection = MagneticDisturbanceRejection<Double>(maximumRejectionDuration: 60)
+        var rejection = Self.rejection(spent: 60)
         rejection.reference = SIMD2(50, 1.0)
         rejection.disturbed = false
         rejection.rejectionTime = 0
@@ -72,7 +79,7 @@ struct MagneticDisturbanceRejectionTests {
     @Test func rejectionBudget() {
         var settings = Settings()
         settings.maximumRejectionDuration = 0.5
-        var rejection = MagneticDisturbanceRejection<Double>(maximumRejectionDuration: 0.5)
+        var rejection = Self.rejection(spent: 0.5)
         rejection.reference = SIMD2(50, 1.0)
         rejection.disturbed = false
         rejection.rejectionTime = 0

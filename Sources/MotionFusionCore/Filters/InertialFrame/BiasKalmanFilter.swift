@@ -4,7 +4,7 @@ import RealModule
 /// filter, x = (b, k) with measured rate = (1 + k) ⊙ true rate + b, whose covariance is kept in
 /// Double whatever `Scalar` is (``Covariance6``).
 ///
-/// At each correction step (``step(interval:rateSum:attitude:restRate:accCorrectionRate:headingCorrectionRate:gains:settings:)``)
+/// At each correction step (``step(interval:rateSum:attitude:restRate:accCorrectionRate:headingCorrectionRate:gains:)``)
 /// the variances grow toward their ceilings (random walks), then one measurement is used:
 /// - at rest, the gyroscope's low-pass rate, which is the bias;
 /// - in motion, the inclination correction rate (rows x and y of R = sensor → E6) and, in 9D, the
@@ -12,7 +12,7 @@ import RealModule
 ///   low-pass filters the corrections went through; in 6D the vertical bias is held weakly at zero.
 ///
 /// The variance of the motion measurement grows with the accelerometer's error as the filter sees it
-/// (``trackGravityNorm(_:interval:starting:gains:settings:)``: the deviation of the low-pass
+/// (``trackGravityNorm(_:interval:starting:gains:)``: the deviation of the low-pass
 /// specific force's norm from its long-run mean).
 @frozen @usableFromInline
 struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
@@ -49,12 +49,57 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     @usableFromInline var lowPassVerticalB: Scalar = 0
     @usableFromInline var lowPassSeeded = false
 
+    /// The settings a step uses, kept here and refreshed by the filter whenever its settings are
+    /// set: a step then reads a few scalars instead of taking the whole settings value (241 bytes
+    /// in Double, which a call out of line copied at every correction step).
+    @usableFromInline
+    struct Parameters: Sendable {
+        @usableFromInline var accelerometerTimeConstant: Scalar
+        @usableFromInline var biasDrift: Scalar
+        @usableFromInline var biasForgettingTime: Scalar
+        @usableFromInline var biasInitialSigma: Scalar
+        @usableFromInline var biasLimit: Scalar
+        @usableFromInline var biasMagnetometerSigma: Scalar
+        @usableFromInline var biasMotionSigma: Scalar
+        @usableFromInline var biasRestSigma: Scalar
+        @usableFromInline var gyroscopeScaleUncertainty: Scalar
+        @usableFromInline var magneticHeadingUncertainty: Scalar
+        @usableFromInline var scaleForgettingTime: Scalar
+        @usableFromInline var estimatesBiasAtRest: Bool
+        @usableFromInline var estimatesBiasInMotion: Bool
+        @usableFromInline var estimatesScaleInMotion: Bool
+        @usableFromInline var estimatesVerticalBiasFromMagnetometer: Bool
+
+        @inlinable
+        init(_ settings: InertialFrameFilter<Scalar>.Settings) {
+            accelerometerTimeConstant = settings.accelerometerTimeConstant
+            biasDrift = settings.biasDrift
+            biasForgettingTime = settings.biasForgettingTime
+            biasInitialSigma = settings.biasInitialSigma
+            biasLimit = settings.biasLimit
+            biasMagnetometerSigma = settings.biasMagnetometerSigma
+            biasMotionSigma = settings.biasMotionSigma
+            biasRestSigma = settings.biasRestSigma
+            gyroscopeScaleUncertainty = settings.gyroscopeScaleUncertainty
+            magneticHeadingUncertainty = settings.magneticHeadingUncertainty
+            scaleForgettingTime = settings.scaleForgettingTime
+            estimatesBiasAtRest = settings.estimatesBiasAtRest
+            estimatesBiasInMotion = settings.estimatesBiasInMotion
+            estimatesScaleInMotion = settings.estimatesScaleInMotion
+            estimatesVerticalBiasFromMagnetometer = settings.estimatesVerticalBiasFromMagnetometer
+        }
+    }
+
+    /// The settings in use (see ``Parameters``).
+    @usableFromInline var parameters: Parameters
+
     /// Zero bias, unit sensitivity, and the prior covariance of the settings.
     @inlinable
     init(settings: InertialFrameFilter<Scalar>.Settings) {
         let s0 = Double(settings.biasInitialSigma * settings.biasInitialSigma)
         let k0 = Double(settings.gyroscopeScaleUncertainty * settings.gyroscopeScaleUncertainty)
         covariance = Covariance6(diagonal: SIMD8(s0, s0, s0, k0, k0, k0, 0, 0))
+        parameters = Parameters(settings)
     }
 
     /// Sets the bias estimate and, if given, its standard deviation (the sensitivity's variances are
@@ -92,7 +137,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     @inlinable
     mutating func trackGravityNorm(
         _ filtered: SIMD3<Scalar>, interval: Scalar, starting accStarting: Bool,
-        gains stepGains: InertialFrameFilter<Scalar>.StepGains, settings: InertialFrameFilter<Scalar>.Settings
+        gains stepGains: InertialFrameFilter<Scalar>.StepGains
     ) {
         filteredAcc = filtered
         // The reference is seeded by the low-pass output after the fast start (a mean over τ_a), not
@@ -103,7 +148,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         if gravityNorm > 0 {
             let d = norm - gravityNorm
             gravityNormDeviation2 += (d * d - gravityNormDeviation2) * stepGains.accFirstOrder
-            gravityNorm += d * InertialFrameFilter<Scalar>.StepGains.gain(dt: interval, tau: settings.biasForgettingTime)
+            gravityNorm += d * InertialFrameFilter<Scalar>.StepGains.gain(dt: interval, tau: parameters.biasForgettingTime)
         } else {
             gravityNorm = norm
         }
@@ -123,11 +168,11 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     mutating func step(
         interval: Scalar, rateSum: SIMD3<Scalar>, attitude: SplitAttitude<Scalar>, restRate: SIMD3<Scalar>?,
         accCorrectionRate: SIMD2<Scalar>?, headingCorrectionRate: Scalar?,
-        gains stepGains: InertialFrameFilter<Scalar>.StepGains, settings: InertialFrameFilter<Scalar>.Settings
+        gains stepGains: InertialFrameFilter<Scalar>.StepGains
     ) {
         let meanRate = interval > 0 ? rateSum / interval : .zero
-        let estimatesScale = settings.estimatesScaleInMotion
-        if settings.estimatesBiasInMotion {
+        let estimatesScale = parameters.estimatesScaleInMotion
+        if parameters.estimatesBiasInMotion {
             let q6 = attitude.sixD
             let rx = q6.inverseAct(on: SIMD3(1, 0, 0))
             let ry = q6.inverseAct(on: SIMD3(0, 1, 0))
@@ -173,10 +218,10 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
             verticalRow = rz
         }
         // Prediction: the variances grow toward their ceilings (random walks).
-        let s0 = Double(settings.biasInitialSigma * settings.biasInitialSigma)
-        let k0 = Double(settings.gyroscopeScaleUncertainty * settings.gyroscopeScaleUncertainty)
-        let growth = Double(settings.biasDrift * settings.biasDrift / settings.biasForgettingTime * interval)
-        let scaleGrowth = k0 * Double(interval / settings.scaleForgettingTime)
+        let s0 = Double(parameters.biasInitialSigma * parameters.biasInitialSigma)
+        let k0 = Double(parameters.gyroscopeScaleUncertainty * parameters.gyroscopeScaleUncertainty)
+        let growth = Double(parameters.biasDrift * parameters.biasDrift / parameters.biasForgettingTime * interval)
+        let scaleGrowth = k0 * Double(interval / parameters.scaleForgettingTime)
         covariance.grow(
             SIMD8(growth, growth, growth, scaleGrowth, scaleGrowth, scaleGrowth, 0, 0),
             ceiling: SIMD8(s0, s0, s0, k0, k0, k0, 0, 0))
@@ -198,13 +243,13 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         var h2: SIMD8<Double>
         var innovation: SIMD3<Double>
         var variance: SIMD3<Double>
-        if let restGyro = restRate, settings.estimatesBiasAtRest {
+        if let restGyro = restRate, parameters.estimatesBiasAtRest {
             h0 = SIMD8(1, 0, 0, 0, 0, 0, 0, 0)
             h1 = SIMD8(0, 1, 0, 0, 0, 0, 0, 0)
             h2 = SIMD8(0, 0, 1, 0, 0, 0, 0, 0)
             innovation = SIMD3<Double>(restGyro - bias)
-            variance = SIMD3(repeating: measurementVariance(settings.biasRestSigma))
-        } else if settings.estimatesBiasInMotion, let corrRate = accCorrectionRate {
+            variance = SIMD3(repeating: measurementVariance(parameters.biasRestSigma))
+        } else if parameters.estimatesBiasInMotion, let corrRate = accCorrectionRate {
             h0 = row(filteredRx, filteredKx)
             h1 = row(filteredRy, filteredKy)
             let (b, k) = (SIMD3<Double>(bias), SIMD3<Double>(scaleError))
@@ -216,22 +261,22 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
             // the low-pass gravity by δ/g, a tilt that changes over τ_a as the device moves, which
             // the correction follows at about δ/(g τ_a). Correlated over τ_a, such errors count
             // τ_a/T times in the variance of each step of length T: δ² / (g² τ_a T) in all.
-            let tauA = Double(settings.accelerometerTimeConstant)
+            let tauA = Double(parameters.accelerometerTimeConstant)
             let g2 = Double((filteredAcc * filteredAcc).sum())
             let accelerometerVariance = g2 > 1 && interval > 0
                 ? Double(gravityNormDeviation2) / (g2 * tauA * Double(interval)) : 0
-            let vm = measurementVariance(settings.biasMotionSigma) + accelerometerVariance
+            let vm = measurementVariance(parameters.biasMotionSigma) + accelerometerVariance
             var ez: Double
             var vz: Double
-            if settings.estimatesVerticalBiasFromMagnetometer, let headingRate = headingCorrectionRate {
+            if parameters.estimatesVerticalBiasFromMagnetometer, let headingRate = headingCorrectionRate {
                 h2 = row(lowPassVertical, lowPassVerticalK)
                 ez = Double(lowPassVerticalB - headingRate) - (h2 * state).sum()
                 // A heading error ψ that persists while the device turns at Ω (the low-pass earth
                 // rate) reads as a vertical bias of ψ Ω, correlated over τ_a (T: the step).
-                let psi = Double(settings.magneticHeadingUncertainty)
+                let psi = Double(parameters.magneticHeadingUncertainty)
                 let turn2 = Double((slowEarthRate * slowEarthRate).sum())
                 let steps = interval > 0 ? max(1, tauA / Double(interval)) : 1
-                vz = measurementVariance(settings.biasMagnetometerSigma) + psi * psi * turn2 * steps
+                vz = measurementVariance(parameters.biasMagnetometerSigma) + psi * psi * turn2 * steps
             } else {
                 // Weak prior: the vertical bias component stays near zero unless observed.
                 h2 = row(verticalRow, .zero)
@@ -243,13 +288,13 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         } else {
             return
         }
-        let limit = Double(settings.biasLimit)
+        let limit = Double(parameters.biasLimit)
         innovation = innovation.clamped(lowerBound: SIMD3(repeating: -limit), upperBound: SIMD3(repeating: limit))
         guard let correction = covariance.update(rows: h0, h1, h2, innovation: innovation, variance: variance)
         else { return }
         bias += SIMD3<Scalar>(SIMD3(correction[0], correction[1], correction[2]))
         if estimatesScale {
-            let limitK = 3 * settings.gyroscopeScaleUncertainty
+            let limitK = 3 * parameters.gyroscopeScaleUncertainty
             scaleError = (scaleError + SIMD3<Scalar>(SIMD3(correction[3], correction[4], correction[5])))
                 .clamped(lowerBound: SIMD3(repeating: -limitK), upperBound: SIMD3(repeating: limitK))
             inverseScale = 1 / (1 + scaleError)

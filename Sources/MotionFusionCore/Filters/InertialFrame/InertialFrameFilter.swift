@@ -98,7 +98,11 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// +∞ becomes 4 s). Reading `settings` back shows the values in use. Call
     /// ``Settings-swift.struct/validate()`` to refuse such settings instead.
     public var settings: Settings {
-        didSet { settings = settings.clamped() }
+        didSet {
+            settings = settings.clamped()
+            kalman.parameters = .init(settings)
+            magnetic.parameters = .init(settings)
+        }
     }
 
     /// The attitude: `heading ⊗ inclination ⊗ strapdown` (all NWU-based).
@@ -159,7 +163,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         let settings = settings.clamped()
         self.settings = settings
         kalman = BiasKalmanFilter(settings: settings)
-        magnetic = MagneticDisturbanceRejection(maximumRejectionDuration: settings.maximumRejectionDuration)
+        magnetic = MagneticDisturbanceRejection(settings: settings)
     }
 
     @inlinable public var frame: EarthFrame { settings.frame }
@@ -365,7 +369,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 accFilterSeeded = true
             }
             kalman.trackGravityNorm(
-                filtered, interval: interval, starting: accStarting, gains: stepGains, settings: settings)
+                filtered, interval: interval, starting: accStarting, gains: stepGains)
             if let correction = attitude.correctInclination(toward: filtered) {
                 accCorrection = correction
                 accUsed = true
@@ -381,7 +385,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 restRate: rest.isResting ? restGyro : nil,
                 accCorrectionRate: accUsed ? accCorrection / interval : nil,
                 headingCorrectionRate: headingCorrection.map { $0 / interval },
-                gains: stepGains, settings: settings)
+                gains: stepGains)
         }
         clearAverages()
         refreshOutputRotations()
@@ -415,7 +419,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         if settings.rejectsMagneticDisturbances {
             nominal = magnetic.judge(
                 norm: norm, direction: e, lowPassRate: restGyro, dt: dt, currentGain: stepGains.magCurrent,
-                referenceGain: stepGains.magReference, settings: settings, gain: &gain)
+                referenceGain: stepGains.magReference, gain: &gain)
         }
 
         // Disagreement: the angle about +z that takes the horizontal field (in E9) to north (+x).

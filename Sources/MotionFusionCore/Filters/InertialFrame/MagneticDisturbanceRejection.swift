@@ -26,10 +26,40 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
     @usableFromInline var rejectionTime: Scalar
     @usableFromInline var disturbed = true
 
+    /// The settings the rejection uses, kept here and refreshed by the filter whenever its
+    /// settings are set (a step reads these scalars instead of taking the whole settings value).
+    @usableFromInline
+    struct Parameters: Sendable {
+        @usableFromInline var magneticNormThreshold: Scalar
+        @usableFromInline var magneticDipThreshold: Scalar
+        @usableFromInline var undisturbedDuration: Scalar
+        @usableFromInline var newFieldMinimumRate: Scalar
+        @usableFromInline var newFieldDuration: Scalar
+        @usableFromInline var firstFieldDuration: Scalar
+        @usableFromInline var maximumRejectionDuration: Scalar
+        @usableFromInline var rejectionGainFactor: Scalar
+
+        @inlinable
+        init(_ settings: InertialFrameFilter<Scalar>.Settings) {
+            magneticNormThreshold = settings.magneticNormThreshold
+            magneticDipThreshold = settings.magneticDipThreshold
+            undisturbedDuration = settings.undisturbedDuration
+            newFieldMinimumRate = settings.newFieldMinimumRate
+            newFieldDuration = settings.newFieldDuration
+            firstFieldDuration = settings.firstFieldDuration
+            maximumRejectionDuration = settings.maximumRejectionDuration
+            rejectionGainFactor = settings.rejectionGainFactor
+        }
+    }
+
+    /// The settings in use (see ``Parameters``).
+    @usableFromInline var parameters: Parameters
+
     /// No reference yet, the rejection budget spent (`rejectionTime` beyond `maximumRejectionDuration`
     /// would also do).
-    @inlinable init(maximumRejectionDuration: Scalar) {
-        rejectionTime = maximumRejectionDuration
+    @inlinable init(settings: InertialFrameFilter<Scalar>.Settings) {
+        parameters = Parameters(settings)
+        rejectionTime = settings.maximumRejectionDuration
     }
 
     /// Whether a reference field exists.
@@ -44,7 +74,7 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
     mutating func judge(
         norm: Scalar, direction e: SIMD3<Scalar>, lowPassRate: SIMD3<Scalar>, dt: Scalar,
         currentGain: Scalar, referenceGain: Scalar,
-        settings: InertialFrameFilter<Scalar>.Settings, gain: inout Scalar
+        gain: inout Scalar
     ) -> Bool {
         let current = SIMD2(norm, Scalar.asin(max(-1, min(1, -e.z))))
         if seeded {
@@ -53,13 +83,13 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
             normDip = current
             seeded = true
         }
-        let normTh = settings.magneticNormThreshold
-        let dipTh = settings.magneticDipThreshold
+        let normTh = parameters.magneticNormThreshold
+        let dipTh = parameters.magneticDipThreshold
         if abs(normDip.x - reference.x) < normTh * reference.x
             && abs(normDip.y - reference.y) < dipTh
         {
             undisturbedTime += dt
-            if undisturbedTime >= settings.undisturbedDuration {
+            if undisturbedTime >= parameters.undisturbedDuration {
                 disturbed = false
                 reference += (normDip - reference) * referenceGain
             }
@@ -71,13 +101,13 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
         if abs(normDip.x - candidate.x) < normTh * candidate.x
             && abs(normDip.y - candidate.y) < dipTh
         {
-            if (lowPassRate * lowPassRate).sum() >= settings.newFieldMinimumRate * settings.newFieldMinimumRate {
+            if (lowPassRate * lowPassRate).sum() >= parameters.newFieldMinimumRate * parameters.newFieldMinimumRate {
                 candidateTime += dt
             }
             candidate += (normDip - candidate) * referenceGain
             if disturbed
-                && (candidateTime >= settings.newFieldDuration
-                    || (reference.x == 0 && candidateTime >= settings.firstFieldDuration))
+                && (candidateTime >= parameters.newFieldDuration
+                    || (reference.x == 0 && candidateTime >= parameters.firstFieldDuration))
             {
                 // Before the first reference every field counts as disturbed and the rejection
                 // budget is spent (the magnetometer is used at the reduced gain); with a
@@ -85,22 +115,22 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
                 if reference.x == 0 { rejectionTime = 0 }
                 reference = candidate
                 disturbed = false
-                undisturbedTime = settings.undisturbedDuration
+                undisturbedTime = parameters.undisturbedDuration
             }
         } else {
             candidateTime = 0
             candidate = normDip
         }
         if disturbed {
-            if rejectionTime <= settings.maximumRejectionDuration {
+            if rejectionTime <= parameters.maximumRejectionDuration {
                 rejectionTime += dt
                 gain = 0
             } else {
-                gain /= settings.rejectionGainFactor
+                gain /= parameters.rejectionGainFactor
             }
             return false
         }
-        rejectionTime = max(rejectionTime - settings.rejectionGainFactor * dt, 0)
+        rejectionTime = max(rejectionTime - parameters.rejectionGainFactor * dt, 0)
         return true
     }
 }
