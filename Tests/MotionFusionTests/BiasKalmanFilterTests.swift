@@ -40,7 +40,7 @@ struct BiasKalmanFilterTests {
         kalman.step(
             interval: interval, rateSum: .zero, attitude: SplitAttitude(), restRate: rate,
             accCorrectionRate: nil, headingCorrectionRate: nil,
-            gains: StepGains(settings: settings, dt: interval))
+            accelerometerLowPass: StepGains(settings: settings, dt: interval).acc, headingGain: StepGains(settings: settings, dt: interval).mag)
         let s0 = square(0.5 * .pi / 180)
         let k0 = 0.003 * 0.003
         let growth = square(0.1 * .pi / 180) / 100 * interval
@@ -66,14 +66,14 @@ struct BiasKalmanFilterTests {
         kalman.step(
             interval: 0.1, rateSum: .zero, attitude: SplitAttitude(), restRate: SIMD3(1, -1, 0),
             accCorrectionRate: nil, headingCorrectionRate: nil,
-            gains: StepGains(settings: settings, dt: 0.1))
+            accelerometerLowPass: StepGains(settings: settings, dt: 0.1).acc, headingGain: StepGains(settings: settings, dt: 0.1).mag)
         let limit = 2 * Double.pi / 180
         #expect(kalman.bias.x > 0 && kalman.bias.x < limit && abs(kalman.bias.x + kalman.bias.y) < 1e-18)
         var unclipped = BiasKalmanFilter<Double>(settings: settings)
         unclipped.step(
             interval: 0.1, rateSum: .zero, attitude: SplitAttitude(), restRate: SIMD3(limit, -limit, 0),
             accCorrectionRate: nil, headingCorrectionRate: nil,
-            gains: StepGains(settings: settings, dt: 0.1))
+            accelerometerLowPass: StepGains(settings: settings, dt: 0.1).acc, headingGain: StepGains(settings: settings, dt: 0.1).mag)
         #expect(unclipped.bias == kalman.bias)
     }
 
@@ -89,7 +89,7 @@ struct BiasKalmanFilterTests {
         kalman.step(
             interval: interval, rateSum: .zero, attitude: SplitAttitude(), restRate: nil,
             accCorrectionRate: c, headingCorrectionRate: nil,
-            gains: StepGains(settings: settings, dt: interval))
+            accelerometerLowPass: StepGains(settings: settings, dt: interval).acc, headingGain: StepGains(settings: settings, dt: interval).mag)
         let s0 = square(0.5 * .pi / 180)
         let growth = square(0.1 * .pi / 180) / 100 * interval
         let m2 = square(0.1 * .pi / 180)
@@ -114,11 +114,11 @@ struct BiasKalmanFilterTests {
         let settings = Settings()
         let gains = StepGains(settings: settings, dt: 0.1)
         var kalman = BiasKalmanFilter<Double>(settings: settings)
-        kalman.trackGravityNorm(SIMD3(0, 0, 9), interval: 0.1, starting: true, gains: gains)
+        kalman.trackGravityNorm(SIMD3(0, 0, 9), interval: 0.1, starting: true, accelerometerGain: gains.accFirstOrder)
         #expect(kalman.gravityNorm == 0 && kalman.filteredAcc == SIMD3(0, 0, 9))
-        kalman.trackGravityNorm(SIMD3(0, 6, 8), interval: 0.1, starting: false, gains: gains)
+        kalman.trackGravityNorm(SIMD3(0, 6, 8), interval: 0.1, starting: false, accelerometerGain: gains.accFirstOrder)
         #expect(kalman.gravityNorm == 10)
-        kalman.trackGravityNorm(SIMD3(0, 0, 10.5), interval: 0.1, starting: false, gains: gains)
+        kalman.trackGravityNorm(SIMD3(0, 0, 10.5), interval: 0.1, starting: false, accelerometerGain: gains.accFirstOrder)
         #expect(abs(kalman.gravityNorm - (10 + 0.5 * (1 - exp(-0.1 / 100)))) < 1e-14)
         #expect(abs(kalman.gravityNormDeviation2 - 0.25 * (1 - exp(-0.1 / 4))) < 1e-15)
         kalman.restartMeasurements()

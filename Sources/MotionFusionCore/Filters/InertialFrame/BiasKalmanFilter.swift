@@ -4,7 +4,7 @@ import RealModule
 /// filter, x = (b, k) with measured rate = (1 + k) ⊙ true rate + b, whose covariance is kept in
 /// Double whatever `Scalar` is (``Covariance6``).
 ///
-/// At each correction step (``step(interval:rateSum:attitude:restRate:accCorrectionRate:headingCorrectionRate:gains:)``)
+/// At each correction step (``step(interval:rateSum:attitude:restRate:accCorrectionRate:headingCorrectionRate:accelerometerLowPass:headingGain:)``)
 /// the variances grow toward their ceilings (random walks), then one measurement is used:
 /// - at rest, the gyroscope's low-pass rate, which is the bias;
 /// - in motion, the inclination correction rate (rows x and y of R = sensor → E6) and, in 9D, the
@@ -12,7 +12,7 @@ import RealModule
 ///   low-pass filters the corrections went through; in 6D the vertical bias is held weakly at zero.
 ///
 /// The variance of the motion measurement grows with the accelerometer's error as the filter sees it
-/// (``trackGravityNorm(_:interval:starting:gains:)``: the deviation of the low-pass
+/// (``trackGravityNorm(_:interval:starting:accelerometerGain:)``: the deviation of the low-pass
 /// specific force's norm from its long-run mean).
 @frozen @usableFromInline
 struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
@@ -137,7 +137,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     @inlinable
     mutating func trackGravityNorm(
         _ filtered: SIMD3<Scalar>, interval: Scalar, starting accStarting: Bool,
-        gains stepGains: InertialFrameFilter<Scalar>.StepGains
+        accelerometerGain: Scalar
     ) {
         filteredAcc = filtered
         // The reference is seeded by the low-pass output after the fast start (a mean over τ_a), not
@@ -147,7 +147,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         guard norm.isFinite else { return }
         if gravityNorm > 0 {
             let d = norm - gravityNorm
-            gravityNormDeviation2 += (d * d - gravityNormDeviation2) * stepGains.accFirstOrder
+            gravityNormDeviation2 += (d * d - gravityNormDeviation2) * accelerometerGain
             gravityNorm += d * InertialFrameFilter<Scalar>.StepGains.gain(dt: interval, tau: parameters.biasForgettingTime)
         } else {
             gravityNorm = norm
@@ -168,7 +168,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     mutating func step(
         interval: Scalar, rateSum: SIMD3<Scalar>, attitude: SplitAttitude<Scalar>, restRate: SIMD3<Scalar>?,
         accCorrectionRate: SIMD2<Scalar>?, headingCorrectionRate: Scalar?,
-        gains stepGains: InertialFrameFilter<Scalar>.StepGains
+        accelerometerLowPass: ButterworthLowPass<Scalar>, headingGain: Scalar
     ) {
         let meanRate = interval > 0 ? rateSum / interval : .zero
         let estimatesScale = parameters.estimatesScaleInMotion
@@ -183,7 +183,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
             let predicted = SIMD2(
                 (rx * bias).sum() + (kx * scaleError).sum(), (ry * bias).sum() + (ky * scaleError).sum())
             let predictedZ = (rz * bias).sum() + (kz * scaleError).sum()
-            let filter = stepGains.acc
+            let filter = accelerometerLowPass
             let earthRate = SIMD3(kx.sum(), ky.sum(), kz.sum())  // R ω
             if lowPassSeeded {
                 slowEarthRate = filter.step(earthRate, &lowPassEarthRate.z1, &lowPassEarthRate.z2)
@@ -192,7 +192,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
                 filteredKx = filter.step(kx, &lowPassKx.z1, &lowPassKx.z2)
                 filteredKy = filter.step(ky, &lowPassKy.z1, &lowPassKy.z2)
                 filteredRb = filter.step(predicted, &lowPassRb1, &lowPassRb2)
-                let g = stepGains.mag
+                let g = headingGain
                 lowPassVertical += (rz - lowPassVertical) * g
                 lowPassVerticalK += (kz - lowPassVerticalK) * g
                 lowPassVerticalB += (predictedZ - lowPassVerticalB) * g

@@ -369,7 +369,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 accFilterSeeded = true
             }
             kalman.trackGravityNorm(
-                filtered, interval: interval, starting: accStarting, gains: stepGains)
+                filtered, interval: interval, starting: accStarting, accelerometerGain: stepGains.accFirstOrder)
             if let correction = attitude.correctInclination(toward: filtered) {
                 accCorrection = correction
                 accUsed = true
@@ -385,7 +385,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 restRate: rest.isResting ? restGyro : nil,
                 accCorrectionRate: accUsed ? accCorrection / interval : nil,
                 headingCorrectionRate: headingCorrection.map { $0 / interval },
-                gains: stepGains)
+                accelerometerLowPass: stepGains.acc, headingGain: stepGains.mag)
         }
         clearAverages()
         refreshOutputRotations()
