@@ -3,28 +3,10 @@ import Testing
 
 @testable import MotionFusionCore
 
-/// RestDetector, shared by InertialFrameFilter and GyroscopeBiasEstimator: its low-pass against the
-/// first-order recursion written out, its stillness timer, and both owners' rules on a hand-built
-/// signal whose rest starts and ends at known samples.
+/// RestDetector, shared by InertialFrameFilter and GyroscopeBiasEstimator: its stillness timer, and
+/// both owners' rules on a hand-built signal whose rest starts and ends at known samples.
 @Suite("RestDetector")
 struct RestDetectorTests {
-    /// The first sample seeds the low-pass (deviation 0); the next ones move it by the gain, and the
-    /// deviation is |x − low-pass|² = (1 − g)² |x − previous|².
-    @Test func lowPassSeedsThenFollowsByTheGain() {
-        var lowPass = RestLowPass<Double>()
-        let x0 = SIMD3<Double>(0.5, -1, 2)
-        let first = lowPass.squaredDeviation(x0, gain: 0.25)
-        #expect(first == 0 && lowPass.value == x0)
-        let x1 = SIMD3<Double>(1.5, -1, 0)
-        let d = lowPass.squaredDeviation(x1, gain: 0.25)
-        // value = x0 + (x1 − x0)/4 = (0.75, −1, 1.5); x1 − value = (0.75, 0, −1.5).
-        #expect(lowPass.value == SIMD3(0.75, -1, 1.5))
-        #expect(abs(d - (0.75 * 0.75 + 1.5 * 1.5)) < 1e-15)
-        var seeded = RestLowPass<Double>()
-        seeded.seed(x1)
-        #expect(seeded.seeded && seeded.value == x1)
-    }
-
     /// Rest is declared once stillness has lasted the minimum duration, and any motion ends it.
     @Test func stillnessTimer() {
         var detector = RestDetector<Double>()

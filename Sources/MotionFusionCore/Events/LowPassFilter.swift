@@ -1,7 +1,7 @@
 import RealModule
 
 /// A first-order low-pass filter for vectors, specified by a time constant in seconds, with the
-/// exact gain `1 − exp(−Δt/τ)` for each step, so irregular sampling is handled.
+/// exact gain `1 − e^(−Δt/τ)` for each step (``FirstOrder``), so irregular sampling is handled.
 ///
 /// The classic use is to isolate gravity from an accelerometer: `gravity = lowPass.update(a, dt:)`.
 /// The first sample seeds the state (the output equals it). A non-finite sample or `Δt` ≤ 0, NaN
@@ -9,10 +9,13 @@ import RealModule
 public struct LowPassFilter<Scalar: FusionScalar>: Sendable {
     /// τ, seconds. 0 passes the input through.
     public var timeConstant: Scalar
+    /// The state: the output and whether a sample has seeded it.
+    private var state = FirstOrderLowPass<Scalar>()
+
     /// The current output (zero before the first sample).
-    public private(set) var value: SIMD3<Scalar> = .zero
+    public var value: SIMD3<Scalar> { state.value }
     /// True once a sample has seeded the state.
-    public private(set) var isSeeded = false
+    public var isSeeded: Bool { state.seeded }
 
     /// A filter with time constant `timeConstant` seconds (clamped to ≥ 0).
     public init(timeConstant: Scalar) {
@@ -28,20 +31,13 @@ public struct LowPassFilter<Scalar: FusionScalar>: Sendable {
     @discardableResult
     public mutating func update(_ x: SIMD3<Scalar>, dt: Scalar) -> SIMD3<Scalar> {
         guard SensorCheck.isFinite(x) else { return value }
-        guard isSeeded else {
-            value = x
-            isSeeded = true
-            return value
-        }
+        guard state.seeded else { return state.update(x, gain: 1) }
         guard dt > 0, dt.isFinite else { return value }
-        let gain = timeConstant > 0 ? 1 - Scalar.exp(-dt / timeConstant) : 1
-        value += (x - value) * gain
-        return value
+        return state.update(x, gain: FirstOrder.gain(dt: dt, timeConstant: timeConstant))
     }
 
     /// Forgets the state; the next sample seeds it again.
     public mutating func reset() {
-        value = .zero
-        isSeeded = false
+        state.reset()
     }
 }

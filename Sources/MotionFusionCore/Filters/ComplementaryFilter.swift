@@ -273,24 +273,6 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         headingStep(p, magnetometer: magnetometer, dt: dt)
     }
 
-    /// The fraction `1 − e^(−x)` of a correction for `x = Δt/τ`: for x ≤ 1/16 by its series to
-    /// x¹⁰ (truncation below 3e-19 relative, no call into `libm`), beyond by `expm1`.
-    @inlinable @inline(__always)
-    static func gain(_ x: Scalar) -> Scalar {
-        if x >= 0 && x <= 0.0625 {
-            let c8: Scalar = 1 - x * (1 / 10 as Scalar)
-            let c7: Scalar = 1 - x * (1 / 9 as Scalar) * c8
-            let c6: Scalar = 1 - x * (1 / 8 as Scalar) * c7
-            let c5: Scalar = 1 - x * (1 / 7 as Scalar) * c6
-            let c4: Scalar = 1 - x * (1 / 6 as Scalar) * c5
-            let c3: Scalar = 1 - x * (1 / 5 as Scalar) * c4
-            let c2: Scalar = 1 - x * (1 / 4 as Scalar) * c3
-            let c1: Scalar = 1 - x * (1 / 3 as Scalar) * c2
-            return x * (1 - x * (1 / 2 as Scalar) * c1)
-        }
-        return -Scalar.expMinusOne(-x)
-    }
-
     /// Recomputes the gains when the time constants change or the step differs from the one they
     /// were computed for by more than 1 ppm (timestamps' rounding makes steady steps differ in their
     /// last bits; within 1 ppm the gain changes by less than 1 ppm of itself), and with them the tilt
@@ -309,7 +291,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         guard !(abs(dt - gainStep) <= gainStep * (1 / 1_000_000 as Scalar)) else { return }
         gainStep = dt
         // A negative or NaN time constant has no meaning: its gain is 0 (no correction); 0 gives 1.
-        let raw = SIMD2(Self.gain(dt * inverseTimeConstants.x), Self.gain(dt * inverseTimeConstants.y))
+        let raw = SIMD2(FirstOrder.gain(dt * inverseTimeConstants.x), FirstOrder.gain(dt * inverseTimeConstants.y))
         gains = SIMD2(raw.x >= 0 ? min(raw.x, 1) : 0, raw.y >= 0 ? min(raw.y, 1) : 0)
         (tiltSineCoefficients, tiltCosineCoefficients) = Self.rotationSeriesCoefficients(gain: gains.x)
         headingCoefficientsCurrent = false

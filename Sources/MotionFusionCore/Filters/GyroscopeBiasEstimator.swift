@@ -121,9 +121,9 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
             rest.accelerometer.seed(accelerometer)
             return estimate
         }
-        // This estimator's rest rule (InertialFrameFilter's differs, see RestDetector): gain
-        // −expm1(−dt/τ), deviations compared as lengths, the low-passed rate's length as the limit.
-        let k = -Scalar.expMinusOne(-dt / settings.lowPassTimeConstant)  // 1 − e^(−dt/τ)
+        // This estimator's rest rule (InertialFrameFilter's differs, see RestDetector): deviations
+        // compared as lengths, the low-passed rate's length as the limit.
+        let k = FirstOrder.gain(dt: dt, timeConstant: settings.lowPassTimeConstant)
         let gyroDeviation = rest.gyroscope.squaredDeviation(gyroscope, gain: k).squareRoot()
         let accelDeviation = rest.accelerometer.squaredDeviation(accelerometer, gain: k).squareRoot()
         let still =
@@ -142,12 +142,12 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
         }
         restTime += dt
         samplesAtRest += 1
-        let weight = max(1 / Scalar(samplesAtRest), -Scalar.expMinusOne(-dt / settings.averagingTimeConstant))
+        let weight = max(1 / Scalar(samplesAtRest), FirstOrder.gain(dt: dt, timeConstant: settings.averagingTimeConstant))
         lastWeight = weight
         let difference = gyroscope - estimate
-        estimate += difference * weight
+        FirstOrder.step(&estimate, toward: gyroscope, gain: weight)
         // Exponentially weighted variance of the rate around the estimate.
-        squaredSpread += (difference * difference * (1 - weight) - squaredSpread) * weight
+        FirstOrder.step(&squaredSpread, toward: difference * difference * (1 - weight), gain: weight)
         return estimate
     }
 }

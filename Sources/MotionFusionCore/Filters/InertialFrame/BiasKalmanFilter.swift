@@ -147,8 +147,9 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         guard norm.isFinite else { return }
         if gravityNorm > 0 {
             let d = norm - gravityNorm
-            gravityNormDeviation2 += (d * d - gravityNormDeviation2) * accelerometerGain
-            gravityNorm += d * InertialFrameFilter<Scalar>.StepGains.gain(dt: interval, tau: parameters.biasForgettingTime)
+            FirstOrder.step(&gravityNormDeviation2, toward: d * d, gain: accelerometerGain)
+            FirstOrder.step(
+                &gravityNorm, toward: norm, gain: FirstOrder.gain(dt: interval, timeConstant: parameters.biasForgettingTime))
         } else {
             gravityNorm = norm
         }
@@ -193,9 +194,9 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
                 filteredKy = filter.step(ky, &lowPassKy.z1, &lowPassKy.z2)
                 filteredRb = filter.step(predicted, &lowPassRb1, &lowPassRb2)
                 let g = headingGain
-                lowPassVertical += (rz - lowPassVertical) * g
-                lowPassVerticalK += (kz - lowPassVerticalK) * g
-                lowPassVerticalB += (predictedZ - lowPassVerticalB) * g
+                FirstOrder.step(&lowPassVertical, toward: rz, gain: g)
+                FirstOrder.step(&lowPassVerticalK, toward: kz, gain: g)
+                FirstOrder.step(&lowPassVerticalB, toward: predictedZ, gain: g)
             } else {
                 // Seeded at rest: one step's rate may be a swing's peak, not the slow turn.
                 lowPassEarthRate = filter.steadyState(SIMD3<Scalar>.zero)

@@ -14,7 +14,7 @@ extension InertialFrameFilter {
         init(dt: Scalar, restTimeConstant: Scalar) {
             self.dt = dt
             tau = restTimeConstant
-            rest = StepGains.gain(dt: dt, tau: restTimeConstant)
+            rest = FirstOrder.gain(dt: dt, timeConstant: restTimeConstant)
         }
     }
 
@@ -28,9 +28,9 @@ extension InertialFrameFilter {
         @usableFromInline var tauReference: Scalar = 0
         /// The accelerometer low-pass (second-order Butterworth, τ_a).
         @usableFromInline var acc = ButterworthLowPass<Scalar>()
-        /// First-order gain `1 − exp(−T/τ_a)`.
+        /// First-order gain `1 − e^(−T/τ_a)`.
         @usableFromInline var accFirstOrder: Scalar = 1
-        /// Heading gain `1 − exp(−T/τ_m)`.
+        /// Heading gain `1 − e^(−T/τ_m)`.
         @usableFromInline var mag: Scalar = 0
         @usableFromInline var magCurrent: Scalar = 0
         @usableFromInline var magReference: Scalar = 0
@@ -45,10 +45,10 @@ extension InertialFrameFilter {
             tauCurrent = settings.magneticCurrentTimeConstant
             tauReference = settings.magneticReferenceTimeConstant
             acc = ButterworthLowPass(tau: tauAcc, dt: dt)
-            accFirstOrder = Self.gain(dt: dt, tau: tauAcc)
-            mag = Self.gain(dt: dt, tau: tauMag)
-            magCurrent = Self.gain(dt: dt, tau: tauCurrent)
-            magReference = Self.gain(dt: dt, tau: tauReference)
+            accFirstOrder = FirstOrder.gain(dt: dt, timeConstant: tauAcc)
+            mag = FirstOrder.gain(dt: dt, timeConstant: tauMag)
+            magCurrent = FirstOrder.gain(dt: dt, timeConstant: tauCurrent)
+            magReference = FirstOrder.gain(dt: dt, timeConstant: tauReference)
         }
 
         @inlinable
@@ -56,13 +56,6 @@ extension InertialFrameFilter {
             tauAcc == settings.accelerometerTimeConstant && tauMag == settings.magnetometerTimeConstant
                 && tauCurrent == settings.magneticCurrentTimeConstant
                 && tauReference == settings.magneticReferenceTimeConstant
-        }
-
-        /// `1 − exp(−Δt/τ)`: the exact first-order step gain; 1 (no filtering) for τ ≤ 0.
-        @inlinable
-        static func gain(dt: Scalar, tau: Scalar) -> Scalar {
-            guard tau > 0 else { return 1 }
-            return 1 - Scalar.exp(-dt / tau)
         }
     }
 }

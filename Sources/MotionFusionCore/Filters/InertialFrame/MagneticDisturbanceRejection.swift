@@ -78,7 +78,7 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
     ) -> Bool {
         let current = SIMD2(norm, Scalar.asin(max(-1, min(1, -e.z))))
         if seeded {
-            normDip += (current - normDip) * currentGain
+            FirstOrder.step(&normDip, toward: current, gain: currentGain)
         } else {
             normDip = current
             seeded = true
@@ -91,7 +91,7 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
             undisturbedTime += dt
             if undisturbedTime >= parameters.undisturbedDuration {
                 disturbed = false
-                reference += (normDip - reference) * referenceGain
+                FirstOrder.step(&reference, toward: normDip, gain: referenceGain)
             }
         } else {
             undisturbedTime = 0
@@ -104,7 +104,7 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
             if (lowPassRate * lowPassRate).sum() >= parameters.newFieldMinimumRate * parameters.newFieldMinimumRate {
                 candidateTime += dt
             }
-            candidate += (normDip - candidate) * referenceGain
+            FirstOrder.step(&candidate, toward: normDip, gain: referenceGain)
             if disturbed
                 && (candidateTime >= parameters.newFieldDuration
                     || (reference.x == 0 && candidateTime >= parameters.firstFieldDuration))
