@@ -287,12 +287,15 @@ def run_vqf(trial: Trial) -> dict:
 # Output
 
 
+DIGITS = [2]  # decimals printed; --digits sets it
+
+
 def fmt(value: float, width: int) -> str:
     if value is None:
         return "—".rjust(width)
     if not math.isfinite(value):
         return "nan".rjust(width)
-    return f"{value:{width}.2f}"
+    return f"{value:{width}.{DIGITS[0]}f}"
 
 
 def print_metric_table(title, trials, methods, results, mode, metric):
@@ -370,7 +373,7 @@ def main() -> int:
                         help=f"folder of BROAD trial CSVs (default: {DEFAULT_DATA}, relative to the "
                              "repository root)")
     parser.add_argument("--only", metavar="LIST",
-                        help="comma-separated methods to run: families madgwick, mahony, "
+                        help="comma-separated methods to run: families inertial, madgwick, mahony, "
                              "complementary, vqf, or single variants "
                              + ", ".join(m.key for m in METHODS if m.key != m.family))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
@@ -382,7 +385,11 @@ def main() -> int:
                         help="score the trials decimated to about HZ: by the whole factor "
                              "k = round(285.714 / HZ), each sample the mean of k (100 -> k = 3, "
                              "95.24 Hz; 50 -> k = 6, 47.62 Hz); the same samples go to every method")
+    parser.add_argument("--digits", type=int, default=2, choices=range(0, 10), metavar="N",
+                        help="decimals printed in the tables (default 2; 4 shows whether a change "
+                             "that should not move the scores moved them)")
     args = parser.parse_args()
+    DIGITS[0] = args.digits
     if args.rate is not None and not (math.isfinite(args.rate) and args.rate > 0):
         fail(f"--rate {args.rate:g}: give a rate in Hz above 0")
     EXTRA_ARGS.extend(shlex.split(args.extra))
