@@ -38,7 +38,7 @@ struct BiasKalmanFilterTests {
         let interval = 0.1
         let rate = SIMD3<Double>(0.004, -0.002, 0.001)
         kalman.step(
-            interval: interval, rateSum: .zero, attitude: SplitAttitude(), restRate: rate,
+            interval: interval, rateSum: .zero, sixD: .identity, restRate: rate,
             accCorrectionRate: nil, headingCorrectionRate: nil,
             accelerometerLowPass: StepGains(settings: settings, dt: interval).acc, headingGain: StepGains(settings: settings, dt: interval).mag)
         let s0 = square(0.5 * .pi / 180)
@@ -64,14 +64,14 @@ struct BiasKalmanFilterTests {
         settings.estimatesBiasInMotion = false
         var kalman = BiasKalmanFilter<Double>(settings: settings)
         kalman.step(
-            interval: 0.1, rateSum: .zero, attitude: SplitAttitude(), restRate: SIMD3(1, -1, 0),
+            interval: 0.1, rateSum: .zero, sixD: .identity, restRate: SIMD3(1, -1, 0),
             accCorrectionRate: nil, headingCorrectionRate: nil,
             accelerometerLowPass: StepGains(settings: settings, dt: 0.1).acc, headingGain: StepGains(settings: settings, dt: 0.1).mag)
         let limit = 2 * Double.pi / 180
         #expect(kalman.bias.x > 0 && kalman.bias.x < limit && abs(kalman.bias.x + kalman.bias.y) < 1e-18)
         var unclipped = BiasKalmanFilter<Double>(settings: settings)
         unclipped.step(
-            interval: 0.1, rateSum: .zero, attitude: SplitAttitude(), restRate: SIMD3(limit, -limit, 0),
+            interval: 0.1, rateSum: .zero, sixD: .identity, restRate: SIMD3(limit, -limit, 0),
             accCorrectionRate: nil, headingCorrectionRate: nil,
             accelerometerLowPass: StepGains(settings: settings, dt: 0.1).acc, headingGain: StepGains(settings: settings, dt: 0.1).mag)
         #expect(unclipped.bias == kalman.bias)
@@ -87,7 +87,7 @@ struct BiasKalmanFilterTests {
         let interval = 0.1
         let c = SIMD2<Double>(0.003, -0.001)
         kalman.step(
-            interval: interval, rateSum: .zero, attitude: SplitAttitude(), restRate: nil,
+            interval: interval, rateSum: .zero, sixD: .identity, restRate: nil,
             accCorrectionRate: c, headingCorrectionRate: nil,
             accelerometerLowPass: StepGains(settings: settings, dt: interval).acc, headingGain: StepGains(settings: settings, dt: interval).mag)
         let s0 = square(0.5 * .pi / 180)

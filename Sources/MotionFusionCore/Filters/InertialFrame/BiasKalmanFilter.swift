@@ -4,7 +4,7 @@ import RealModule
 /// filter, x = (b, k) with measured rate = (1 + k) ⊙ true rate + b, whose covariance is kept in
 /// Double whatever `Scalar` is (``Covariance6``).
 ///
-/// At each correction step (``step(interval:rateSum:attitude:restRate:accCorrectionRate:headingCorrectionRate:accelerometerLowPass:headingGain:)``)
+/// At each correction step (``step(interval:rateSum:sixD:restRate:accCorrectionRate:headingCorrectionRate:accelerometerLowPass:headingGain:)``)
 /// the variances grow toward their ceilings (random walks), then one measurement is used:
 /// - at rest, the gyroscope's low-pass rate, which is the bias;
 /// - in motion, the inclination correction rate (rows x and y of R = sensor → E6) and, in 9D, the
@@ -155,11 +155,11 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         }
     }
 
-
-    /// One step of the bias and scale estimator over `interval` seconds: the model inputs (the
-    /// earth axes seen in the sensor frame, rows of R = sensor → E6, the same rows times the step's
-    /// mean rate, and the drift the current estimates predict) go through the same low-pass filters
-    /// as the corrections they explain, then one Kalman update with the rest or motion measurement.
+    /// One step of the bias and scale estimator over `interval` seconds, `sixD` being the attitude
+    /// sensor → E6 (``SplitAttitude/sixD``): the model inputs (the earth axes seen in the sensor
+    /// frame, rows of R = sensor → E6, the same rows times the step's mean rate, and the drift the
+    /// current estimates predict) go through the same low-pass filters as the corrections they
+    /// explain, then one Kalman update with the rest or motion measurement.
     ///
     /// State x = (b, k): measured rate = (1 + k) ⊙ true rate + b. A residual (Δb, Δk) turns I at
     /// `R (Δb + ω ⊙ Δk)` in the earth frame, so the inclination correction rate φ/T satisfies
@@ -167,14 +167,13 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     /// correction gives the vertical row with the first-order low-pass of τ_m.
     @inlinable
     mutating func step(
-        interval: Scalar, rateSum: SIMD3<Scalar>, attitude: SplitAttitude<Scalar>, restRate: SIMD3<Scalar>?,
+        interval: Scalar, rateSum: SIMD3<Scalar>, sixD q6: Quaternion<Scalar>, restRate: SIMD3<Scalar>?,
         accCorrectionRate: SIMD2<Scalar>?, headingCorrectionRate: Scalar?,
         accelerometerLowPass: ButterworthLowPass<Scalar>, headingGain: Scalar
     ) {
         let meanRate = interval > 0 ? rateSum / interval : .zero
         let estimatesScale = parameters.estimatesScaleInMotion
         if parameters.estimatesBiasInMotion {
-            let q6 = attitude.sixD
             let rx = q6.inverseAct(on: SIMD3(1, 0, 0))
             let ry = q6.inverseAct(on: SIMD3(0, 1, 0))
             let rz = rx.crossProduct(ry)

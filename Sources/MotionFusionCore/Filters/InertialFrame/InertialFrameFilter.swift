@@ -381,7 +381,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
         if settings.estimatesBiasAtRest || settings.estimatesBiasInMotion {
             kalman.step(
-                interval: interval, rateSum: rateSum, attitude: attitude,
+                interval: interval, rateSum: rateSum, sixD: attitude.sixD,
                 restRate: rest.isResting ? restGyro : nil,
                 accCorrectionRate: accUsed ? accCorrection / interval : nil,
                 headingCorrectionRate: headingCorrection.map { $0 / interval },

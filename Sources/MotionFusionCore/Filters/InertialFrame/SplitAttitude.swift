@@ -24,7 +24,9 @@ struct SplitAttitude<Scalar: FusionScalar>: Sendable {
     }
 
     /// The 6D attitude `inclination ⊗ strapdown` (sensor → E6, NWU-based).
-    @inlinable var sixD: Quaternion<Scalar> { inclination * strapdown }
+    @inlinable var sixD: Quaternion<Scalar> {
+        @inline(__always) get { inclination * strapdown }
+    }
 
     /// Integrates one gyroscope sample: `strapdown ← strapdown ⊗ exp(halfRotation)`, with
     /// `halfRotation = ω Δt / 2` (not normalized: ``normalizeStrapdown()`` does that at correction steps).
@@ -34,7 +36,7 @@ struct SplitAttitude<Scalar: FusionScalar>: Sendable {
     }
 
     /// Renormalizes the strapdown rotation (once per correction step).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func normalizeStrapdown() {
         strapdown = strapdown.normalizedFast()
     }
@@ -42,7 +44,7 @@ struct SplitAttitude<Scalar: FusionScalar>: Sendable {
     /// Turns the inclination, by the whole remaining angle, so that `filtered` (the low-pass specific
     /// force in I) points up (+z) in E6. Returns `(u_y, −u_x)`, the horizontal correction (its
     /// components about x and y, for small angles the angle), or nil when `filtered` has no direction.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func correctInclination(toward filtered: SIMD3<Scalar>) -> SIMD2<Scalar>? {
         guard let up = SensorCheck.direction(inclination.act(on: filtered)) else { return nil }
         // The rotation taking `up` to +z: axis (u_y, −u_x, 0), angle acos(u_z).
@@ -61,7 +63,7 @@ struct SplitAttitude<Scalar: FusionScalar>: Sendable {
 
     /// The angle about +z that takes the horizontal part of the unit field direction `e` (in E6)
     /// to north (+x) after the current heading rotation; nil when the field is vertical.
-    @inlinable
+    @inlinable @inline(__always)
     func headingDisagreement(fieldDirection e: SIMD3<Scalar>) -> Scalar? {
         let cosine = heading.w * heading.w - heading.z * heading.z
         let sine = 2 * heading.w * heading.z  // (cos δ, sin δ) of the current heading rotation
@@ -73,7 +75,7 @@ struct SplitAttitude<Scalar: FusionScalar>: Sendable {
 
     /// Turns the heading by `angle` (rad) about +z (nothing for 0); the heading stays a unit
     /// rotation about z.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func rotateHeading(by angle: Scalar) {
         guard angle != 0 else { return }
         let half = angle / 2
