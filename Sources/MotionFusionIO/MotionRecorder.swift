@@ -276,7 +276,7 @@ public final class MotionRecorder: @unchecked Sendable {
         for name in names { columns.append(try reader.requiredColumn(named: name)) }
         func vector(_ r: [Double], _ i: Int) -> SIMD3<Double>? {
             let v = SIMD3(r[i], r[i + 1], r[i + 2])
-            return SensorCheck.isFinite(v) ? v : nil
+            return VectorCheck.isFinite(v) ? v : nil
         }
         var values: [Double] = []
         var samples: [SensorSample] = []

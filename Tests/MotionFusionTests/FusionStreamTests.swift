@@ -163,8 +163,8 @@ struct FusionStreamTests {
                 #expect(q.isFinite && abs(q.length - 1) < 1e-6, "step \(k): \(q)")
                 if !q.isFinite { return }
             }
-            #expect(SensorCheck.isFinite(streams.0.filter.gyroscopeBias))
-            #expect(SensorCheck.isFinite(streams.1.filter.gyroscopeBias))
+            #expect(VectorCheck.isFinite(streams.0.filter.gyroscopeBias))
+            #expect(VectorCheck.isFinite(streams.1.filter.gyroscopeBias))
         }
     }
 

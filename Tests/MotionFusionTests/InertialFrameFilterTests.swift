@@ -286,7 +286,7 @@ struct InertialFrameFilterTests {
                 filter.update(gyroscope: w, accelerometer: a, magnetometer: mag, dt: dt)
                 let q = filter.quaternion
                 #expect(q.isFinite && abs(q.length - 1) < 1e-9, "after \(w) \(a) \(String(describing: mag)) \(dt): \(q)")
-                #expect(SensorCheck.isFinite(filter.gyroscopeBias))
+                #expect(VectorCheck.isFinite(filter.gyroscopeBias))
             }
         }
     }

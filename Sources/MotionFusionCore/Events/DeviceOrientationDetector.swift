@@ -39,7 +39,7 @@ public struct DeviceOrientationDetector: Sendable {
     /// component reaches `threshold`.
     public static func classify<S: FusionScalar>(gravity g: SIMD3<S>, threshold: Double = 0.75) -> DeviceOrientation? {
         let v = SIMD3<Double>(g)
-        guard SensorCheck.isFinite(v) else { return nil }
+        guard VectorCheck.isFinite(v) else { return nil }
         let m = SIMD3(abs(v.x), abs(v.y), abs(v.z))
         if m.x >= m.y && m.x >= m.z {
             return m.x >= threshold ? (v.x < 0 ? .landscapeLeft : .landscapeRight) : nil

@@ -22,7 +22,7 @@ public struct HighPassFilter<Scalar: FusionScalar>: Sendable {
     /// Filters one sample and returns the output.
     @discardableResult
     public mutating func update(_ x: SIMD3<Scalar>, dt: Scalar) -> SIMD3<Scalar> {
-        guard SensorCheck.isFinite(x) else { return value }
+        guard VectorCheck.isFinite(x) else { return value }
         value = x - lowPass.update(x, dt: dt)
         return value
     }

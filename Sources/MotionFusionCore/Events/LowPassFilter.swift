@@ -30,7 +30,7 @@ public struct LowPassFilter<Scalar: FusionScalar>: Sendable {
     /// Filters one sample taken `dt` seconds after the previous one and returns the output.
     @discardableResult
     public mutating func update(_ x: SIMD3<Scalar>, dt: Scalar) -> SIMD3<Scalar> {
-        guard SensorCheck.isFinite(x) else { return value }
+        guard VectorCheck.isFinite(x) else { return value }
         guard state.seeded else { return state.update(x, gain: 1) }
         guard dt > 0, dt.isFinite else { return value }
         return state.update(x, gain: FirstOrder.gain(dt: dt, timeConstant: timeConstant))

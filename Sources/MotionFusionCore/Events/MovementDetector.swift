@@ -52,7 +52,7 @@ public struct MovementDetector: Sendable {
     /// Processes one sample (Core Motion's acceleration, g); returns the movement it shows, if any.
     public mutating func update<S: FusionScalar>(timestamp t: Double, acceleration: SIMD3<S>) -> MotionEvent? {
         let a = SIMD3<Double>(acceleration)
-        guard t.isFinite, SensorCheck.isFinite(a) else { return nil }
+        guard t.isFinite, VectorCheck.isFinite(a) else { return nil }
         let dt = lastTime.map { t - $0 } ?? 0
         if let last = lastTime, t <= last { return nil }
         lastTime = t

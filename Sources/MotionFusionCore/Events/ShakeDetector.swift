@@ -75,7 +75,7 @@ public struct ShakeDetector: Sendable {
     /// Processes one sample; returns the shake event it completes, if any.
     public mutating func update<S: FusionScalar>(timestamp t: Double, userAcceleration: SIMD3<S>) -> MotionEvent? {
         let a = SIMD3<Double>(userAcceleration)
-        guard SensorCheck.isFinite(a), t.isFinite else { return nil }
+        guard VectorCheck.isFinite(a), t.isFinite else { return nil }
         if let last = lastTime {
             guard t > last else { return nil }
             if t - last > settings.maximumGap, isShaking {

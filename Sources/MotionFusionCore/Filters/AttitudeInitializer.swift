@@ -10,9 +10,9 @@ public enum AttitudeInitializer {
     public static func nwu<Scalar: FusionScalar>(
         accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
     ) -> Quaternion<Scalar>? {
-        guard let up = SensorCheck.direction(accelerometer) else { return nil }
-        if let magnetometer, let m = SensorCheck.direction(magnetometer),
-            let west = SensorCheck.direction(up.crossProduct(m))
+        guard let up = VectorCheck.readingDirection(accelerometer) else { return nil }
+        if let magnetometer, let m = VectorCheck.readingDirection(magnetometer),
+            let west = VectorCheck.readingDirection(up.crossProduct(m))
         {
             let north = west.crossProduct(up)
             // Rows of the sensor → earth matrix are the earth axes seen in the sensor frame.

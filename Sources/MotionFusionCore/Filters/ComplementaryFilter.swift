@@ -136,7 +136,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         lastTiltCosine = 1
         lastHeadingX = 1
         lastHeadingY = 0
-        guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
+        guard dt > 0, dt.isFinite, VectorCheck.isFinite(gyroscope) else { return }
         refreshGains(dt: dt)
         if let p = fastTiltStep(gyroscope: gyroscope, accelerometer: accelerometer, dt: dt) {
             headingStep(p, magnetometer: magnetometer, dt: dt)
@@ -257,7 +257,7 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let rotation = Self.exponential(halfRotation: gyroscope * (dt / 2))
         let e = rotation.isFinite ? rotation : .identity
         var p = q * (e * ((3 - q.lengthSquared) / 2))
-        guard let a = SensorCheck.direction(accelerometer) else {
+        guard let a = VectorCheck.readingDirection(accelerometer) else {
             q = p
             return
         }

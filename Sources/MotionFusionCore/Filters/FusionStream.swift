@@ -107,12 +107,12 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         case .gap: flags.insert(.timestampGap)
         case .invalid: flags.insert(.timestampInvalid)
         }
-        if !SensorCheck.isFinite(gyroscope) { flags.insert(.gyroscopeInvalid) }
-        if let range = settings.gyroscopeRange, SensorCheck.largestMagnitude(gyroscope) >= range {
+        if !VectorCheck.isFinite(gyroscope) { flags.insert(.gyroscopeInvalid) }
+        if let range = settings.gyroscopeRange, VectorCheck.largestMagnitude(gyroscope) >= range {
             flags.insert(.gyroscopeSaturated)
         }
         var acc = accelerometer
-        if let range = settings.accelerometerRange, SensorCheck.largestMagnitude(accelerometer) >= range {
+        if let range = settings.accelerometerRange, VectorCheck.largestMagnitude(accelerometer) >= range {
             flags.insert(.accelerometerSaturated)
             acc = .zero  // no usable direction: the filter skips its correction
         }
@@ -128,17 +128,17 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         let initialized = filter.isInitialized
         if !initialized { flags.insert(.notInitialized) }
         if filter.isRestDetected { flags.insert(.restDetected) }
-        if initialized && SensorCheck.hasDirection(acc) && dt > 0
+        if initialized && VectorCheck.isUsableReading(acc) && dt > 0
             && !flags.contains(.gyroscopeInvalid)
         {
             flags.insert(.accelerometerUsed)
-            if let magnetometer, SensorCheck.hasDirection(magnetometer) {
+            if let magnetometer, VectorCheck.isUsableReading(magnetometer) {
                 flags.insert(.magnetometerUsed)
             }
         }
         let q = initialized ? filter.quaternion : .identity
         let gravity = q.inverseAct(on: filter.frame.up(Scalar.self) * -settings.gravityMagnitude)
-        let linear = SensorCheck.isFinite(accelerometer) ? accelerometer + gravity : .zero
+        let linear = VectorCheck.isFinite(accelerometer) ? accelerometer + gravity : .zero
         return FusionOutput(
             timestamp: timestamp, quaternion: q, gyroscopeBias: externalBias + filter.gyroscopeBias,
             gravity: gravity, linearAcceleration: linear, earthLinearAcceleration: q.act(on: linear),

@@ -110,7 +110,7 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
     public mutating func update(
         gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, dt: Scalar
     ) -> SIMD3<Scalar> {
-        guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope), SensorCheck.isFinite(accelerometer)
+        guard dt > 0, dt.isFinite, VectorCheck.isFinite(gyroscope), VectorCheck.isFinite(accelerometer)
         else {
             rest.interrupt()
             restTime = 0

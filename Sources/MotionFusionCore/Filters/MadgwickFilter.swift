@@ -169,7 +169,7 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
         usedAcc = false
         usedMag = false
-        guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
+        guard dt > 0, dt.isFinite, VectorCheck.isFinite(gyroscope) else { return }
         let dt = min(dt, Self.longestStep)
 
         // The state p is a positive multiple of q, q = p / |p|, kept unnormalized (see `state`).

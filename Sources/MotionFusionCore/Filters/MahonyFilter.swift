@@ -126,22 +126,22 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
             return
         }
         lastError = .zero
-        guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
+        guard dt > 0, dt.isFinite, VectorCheck.isFinite(gyroscope) else { return }
         let dt = Swift.min(dt, Self.longestStep)
         var rate = gyroscope
-        if let a = SensorCheck.direction(accelerometer) {
+        if let a = VectorCheck.readingDirection(accelerometer) {
             let predictedUp = q.inverseAct(on: SIMD3(0, 0, 1))
             var e = a.crossProduct(predictedUp)
-            if let magnetometer, let m = SensorCheck.direction(magnetometer) {
+            if let magnetometer, let m = VectorCheck.readingDirection(magnetometer) {
                 let h = q.act(on: m)
                 let reference = SIMD3((h.x * h.x + h.y * h.y).squareRoot(), 0, h.z)
-                if let predictedField = SensorCheck.direction(q.inverseAct(on: reference)) {
+                if let predictedField = VectorCheck.readingDirection(q.inverseAct(on: reference)) {
                     e += m.crossProduct(predictedField)
                 }
             }
             lastError = e
             let integral = e * (settings.ki * dt)
-            if SensorCheck.isFinite(integral) { bias -= integral }  // an overflow (ki near its maximum) is skipped
+            if VectorCheck.isFinite(integral) { bias -= integral }  // an overflow (ki near its maximum) is skipped
             let size2 = (bias * bias).sum()
             let limit = settings.maximumBias
             if size2 > limit * limit {

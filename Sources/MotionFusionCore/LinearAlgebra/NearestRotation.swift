@@ -18,7 +18,7 @@ package enum NearestRotation {
         let (v0, v1, v2) = e.vectors
         // u_i = M v_i / s_i for the two largest singular values; the third completes a right-handed
         // basis, which puts the sign d = det U det V of the Procrustes solution in.
-        guard let u0 = ScaledLength.direction(d * v0) else { return nil }
+        guard let u0 = VectorCheck.direction(d * v0) else { return nil }
         // M v₁ with its u₀ part removed, twice (one Gram–Schmidt pass leaves rounding noise along u₀
         // when M v₁ is itself mostly noise). Below a few ulp of s₁ it is noise: rank one, where any
         // unit vector perpendicular to u₀ gives a nearest rotation.
@@ -27,13 +27,13 @@ package enum NearestRotation {
         w -= (w * u0).sum() * u0
         let s1 = e.values.x.squareRoot()
         let u1: SIMD3<Double>
-        if (w * w).sum().squareRoot() > 16 * Double.ulpOfOne * s1, let n = ScaledLength.direction(w) {
+        if (w * w).sum().squareRoot() > 16 * Double.ulpOfOne * s1, let n = VectorCheck.direction(w) {
             u1 = n
         } else {
             let helper: SIMD3<Double> = abs(u0.x) < 0.9 ? SIMD3(1, 0, 0) : SIMD3(0, 1, 0)
             var h = helper - (helper * u0).sum() * u0
             h -= (h * u0).sum() * u0
-            guard let n = ScaledLength.direction(h) else { return nil }
+            guard let n = VectorCheck.direction(h) else { return nil }
             u1 = n
         }
         let u = RotationMatrix<Double>(columns: u0, u1, u0.crossProduct(u1))

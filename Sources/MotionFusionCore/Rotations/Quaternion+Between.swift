@@ -19,8 +19,8 @@ extension Quaternion {
     public static func rotation(
         from: SIMD3<Scalar>, to: SIMD3<Scalar>
     ) throws(RotationError) -> Quaternion {
-        guard ScaledLength.isFinite(from), ScaledLength.isFinite(to) else { throw .nonFiniteInput }
-        guard let a = ScaledLength.direction(from), let b = ScaledLength.direction(to) else {
+        guard VectorCheck.isFinite(from), VectorCheck.isFinite(to) else { throw .nonFiniteInput }
+        guard let a = VectorCheck.direction(from), let b = VectorCheck.direction(to) else {
             throw .zeroLengthVector
         }
         let cross = a.crossProduct(b)
@@ -34,8 +34,8 @@ extension Quaternion {
             // loses its precision and the quaternion its unit length (found by fuzzing).
             // The axis is normalized on its own (sin(half)/|axis| can overflow when |axis| is
             // subnormal, which gave NaN; also found by fuzzing).
-            if let unitAxis = ScaledLength.direction(axis) {
-                let half = Scalar.atan2(y: ScaledLength.length(cross), x: cosine) / 2
+            if let unitAxis = VectorCheck.direction(axis) {
+                let half = Scalar.atan2(y: VectorCheck.length(cross), x: cosine) / 2
                 return Quaternion(real: Scalar.cos(half), imaginary: unitAxis * Scalar.sin(half))
             }
         }

@@ -8,7 +8,7 @@ extension Quaternion {
     /// rotation and gives ``identity``; a non-finite angle also gives ``identity``.
     @inlinable
     public init(angle: Scalar, axis: SIMD3<Scalar>) {
-        guard angle.isFinite, let unit = ScaledLength.direction(axis) else {
+        guard angle.isFinite, let unit = VectorCheck.direction(axis) else {
             self = .identity
             return
         }
@@ -23,11 +23,11 @@ extension Quaternion {
     /// infinite component gives ``identity``.
     @inlinable
     public init(rotationVector v: SIMD3<Scalar>) {
-        guard ScaledLength.isFinite(v) else {
+        guard VectorCheck.isFinite(v) else {
             self = .identity
             return
         }
-        let theta = ScaledLength.length(v)
+        let theta = VectorCheck.length(v)
         let half = theta / 2
         // sin(θ/2)/θ → 1/2 as θ → 0; sin is accurate relative to its argument, so only θ = 0 is special.
         let k: Scalar = theta > 0 ? Scalar.sin(half) / theta : Scalar(1) / 2
@@ -146,7 +146,7 @@ extension Quaternion {
     /// still holds. The logarithm of zero has a scalar part of −∞; NaN components give NaN.
     @inlinable
     public func log() -> Quaternion {
-        let n = ScaledLength.length(vector)
+        let n = VectorCheck.length(vector)
         let theta = Scalar.atan2(y: n, x: w)
         let real = Scalar.log(length.isFinite && length > 0 ? length : Self.scaledLength(self))
         if n > 0 {

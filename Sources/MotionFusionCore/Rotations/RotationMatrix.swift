@@ -86,7 +86,7 @@ public struct RotationMatrix<Scalar: FusionScalar> {
     /// True when all nine elements are finite.
     @inlinable
     public var isFinite: Bool {
-        ScaledLength.isFinite(column0) && ScaledLength.isFinite(column1) && ScaledLength.isFinite(column2)
+        VectorCheck.isFinite(column0) && VectorCheck.isFinite(column1) && VectorCheck.isFinite(column2)
     }
 
     /// Matrix × vector.

@@ -44,10 +44,10 @@ public enum Wahba {
         for index in reference.indices {
             let a = SIMD3<Double>(reference[index])
             let o = SIMD3<Double>(observed[index])
-            guard ScaledLength.isFinite(a), ScaledLength.isFinite(o) else {
+            guard VectorCheck.isFinite(a), VectorCheck.isFinite(o) else {
                 throw .nonFiniteInput(index: index)
             }
-            c = max(c, SensorCheck.largestMagnitude(a), SensorCheck.largestMagnitude(o))
+            c = max(c, VectorCheck.largestMagnitude(a), VectorCheck.largestMagnitude(o))
         }
         if c == 0 { c = 1 }
 

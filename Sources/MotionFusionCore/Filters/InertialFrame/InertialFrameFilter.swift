@@ -250,7 +250,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     public mutating func initialize(
         accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
     ) -> Bool {
-        guard let up = SensorCheck.direction(accelerometer),
+        guard let up = VectorCheck.readingDirection(accelerometer),
             let tilt = try? Quaternion.rotation(from: up, to: SIMD3<Scalar>(0, 0, 1))
         else { return false }
         attitude = SplitAttitude(strapdown: tilt)
@@ -259,7 +259,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         clearAverages()
         headingInitCount = 0
         headingSeeded = false
-        if let magnetometer, let m = SensorCheck.direction(magnetometer) {
+        if let magnetometer, let m = VectorCheck.readingDirection(magnetometer) {
             let h = tilt.act(on: m)
             if h.x * h.x + h.y * h.y > 0 {
                 let half = -Scalar.atan2(y: h.y, x: h.x) / 2
@@ -283,7 +283,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             initialize(accelerometer: accelerometer, magnetometer: magnetometer)
             return
         }
-        guard dt > 0, dt.isFinite, SensorCheck.isFinite(gyroscope) else { return }
+        guard dt > 0, dt.isFinite, VectorCheck.isFinite(gyroscope) else { return }
         if abs(dt - sampleGains.dt) > sampleGains.dt * 1e-4 || sampleGains.tau != settings.restTimeConstant {
             sampleGains = SampleGains(dt: dt, restTimeConstant: settings.restTimeConstant)
         }
@@ -301,7 +301,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         // also tells the magnetometer's new-field test whether the device turns).
         let th = settings.restGyroscopeThreshold
         let quiet = rest.gyroscope.squaredDeviation(gyroscope, gain: sampleGains.rest) < th * th
-            && SensorCheck.largestMagnitude(restGyro) <= settings.biasLimit && settings.estimatesBiasAtRest
+            && VectorCheck.largestMagnitude(restGyro) <= settings.biasLimit && settings.estimatesBiasAtRest
 
         // The accelerometer in I, averaged until the next correction step.
         let a2 = (accelerometer * accelerometer).sum()
@@ -351,14 +351,14 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         if accCount > 0 {
             let inertial = accSum / accCount
             let filtered: SIMD3<Scalar>
-            if accFilterSeeded && accStarting && SensorCheck.isFinite(accStartMean) {
+            if accFilterSeeded && accStarting && VectorCheck.isFinite(accStartMean) {
                 accStartTime += interval
                 accStartMean += (inertial - accStartMean) * (interval / accStartTime)
                 (accState1, accState2) = stepGains.acc.steadyState(accStartMean)
                 filtered = accStartMean
                 // Once: changing τ_a later does not restart the mean.
                 accStarting = accStartTime < settings.accelerometerTimeConstant
-            } else if accFilterSeeded && SensorCheck.isFinite(accState1 + accState2) {
+            } else if accFilterSeeded && VectorCheck.isFinite(accState1 + accState2) {
                 filtered = stepGains.acc.step(inertial, &accState1, &accState2)
             } else {
                 (accState1, accState2) = stepGains.acc.steadyState(inertial)

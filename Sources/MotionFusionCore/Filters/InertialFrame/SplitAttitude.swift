@@ -46,7 +46,7 @@ struct SplitAttitude<Scalar: FusionScalar>: Sendable {
     /// components about x and y, for small angles the angle), or nil when `filtered` has no direction.
     @inlinable @inline(__always)
     mutating func correctInclination(toward filtered: SIMD3<Scalar>) -> SIMD2<Scalar>? {
-        guard let up = SensorCheck.direction(inclination.act(on: filtered)) else { return nil }
+        guard let up = VectorCheck.readingDirection(inclination.act(on: filtered)) else { return nil }
         // The rotation taking `up` to +z: axis (u_y, −u_x, 0), angle acos(u_z).
         let w2 = (1 + up.z) / 2
         let correction: Quaternion<Scalar>
