@@ -5,7 +5,7 @@ struct NormSpread {
     var mean = 0.0, standardDeviation = 0.0, minimum = 0.0, maximum = 0.0
 
     init(_ vectors: [SIMD3<Double>]) {
-        let norms = vectors.map(\.lengthOfVector)
+        let norms = vectors.map(\.length)
         guard !norms.isEmpty else { return }
         mean = norms.reduce(0, +) / Double(norms.count)
         standardDeviation = (norms.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(norms.count)).squareRoot()

@@ -4,6 +4,6 @@ extension SplitMix64 {
     /// A uniformly distributed unit vector.
     mutating func unitVector() -> SIMD3<Double> {
         let v = gaussianVector()
-        return v / v.lengthOfVector
+        return v / v.length
     }
 }

@@ -160,12 +160,12 @@ extension MotionScenario {
             let (theta, thetaRate, thetaAcceleration) = swing(t)
             let lateralAxis = SIMD3<Double>(1, 0, 0), up = SIMD3<Double>(0, 0, 1)
             let v = Quaternion(angle: theta, axis: lateralAxis).act(on: hand)
-            let across = lateralAxis.crossProduct(v)
+            let across = lateralAxis.cross(v)
             let velocity = thetaRate * across
-            let relative = thetaAcceleration * across + thetaRate * thetaRate * lateralAxis.crossProduct(across)
+            let relative = thetaAcceleration * across + thetaRate * thetaRate * lateralAxis.cross(across)
             let arm =
-                relative + 2 * psiRate * up.crossProduct(velocity) + psiAcceleration * up.crossProduct(v)
-                + psiRate * psiRate * up.crossProduct(up.crossProduct(v))
+                relative + 2 * psiRate * up.cross(velocity) + psiAcceleration * up.cross(v)
+                + psiRate * psiRate * up.cross(up.cross(v))
             return Quaternion(angle: psi, axis: up).act(on: body + arm)
         }
     }

@@ -33,10 +33,10 @@ struct AttitudeConventionTests {
         #expect(abs(tilted.roll) < 1e-15 && abs(tilted.yaw) < 1e-15)
         // Gravity now has a component toward the device's bottom edge (−Y).
         let gravity = tilted.rotationMatrix * SIMD3(0, 0, -1)
-        #expect((gravity - SIMD3(0, -sin(30 * degree), -cos(30 * degree))).lengthOfVector < 1e-15)
+        #expect((gravity - SIMD3(0, -sin(30 * degree), -cos(30 * degree))).length < 1e-15)
         // Standing upright in portrait: gravity (0, −1, 0), pitch 90°, gimbal lock puts roll at 0.
         let upright = attitude(angle: 90 * degree, axis: SIMD3(1, 0, 0))
-        #expect((upright.gravity - SIMD3(0, -1, 0)).lengthOfVector < 1e-15)
+        #expect((upright.gravity - SIMD3(0, -1, 0)).length < 1e-15)
         #expect(abs(upright.pitch - 90 * degree) < 1e-15)
         #expect(upright.roll == 0)
         #expect(upright.eulerAngles.isGimbalLocked)
@@ -48,16 +48,16 @@ struct AttitudeConventionTests {
         #expect(abs(rolled.pitch) < 1e-15 && abs(rolled.yaw) < 1e-15)
         // The right edge (+X) went down, so gravity points toward +X.
         let gravity = rolled.rotationMatrix * SIMD3(0, 0, -1)
-        #expect((gravity - SIMD3(sin(40 * degree), 0, -cos(40 * degree))).lengthOfVector < 1e-15)
+        #expect((gravity - SIMD3(sin(40 * degree), 0, -cos(40 * degree))).length < 1e-15)
     }
 
     @Test func yawIsAboutZCounterClockwiseIsPositive() {
         let turned = attitude(angle: 45 * degree, axis: SIMD3(0, 0, 1))
         #expect(abs(turned.yaw - 45 * degree) < 1e-15)
-        #expect((turned.gravity - SIMD3(0, 0, -1)).lengthOfVector < 1e-15)
+        #expect((turned.gravity - SIMD3(0, 0, -1)).length < 1e-15)
         // The device's X axis now points 45° counter-clockwise from the reference X axis.
         let x = turned.quaternion.act(on: SIMD3(1, 0, 0))
-        #expect((x - SIMD3(cos(45 * degree), sin(45 * degree), 0)).lengthOfVector < 1e-15)
+        #expect((x - SIMD3(cos(45 * degree), sin(45 * degree), 0)).length < 1e-15)
     }
 
     @Test func eulerSequenceIsYawThenPitchThenRoll() {
@@ -91,8 +91,8 @@ struct AttitudeConventionTests {
                 for j in 0..<3 { #expect(abs(cm[i, j] - scipyRows[j][i]) < 1e-12) }
             }
             let expected = -scipyRows[2]
-            #expect((cm * SIMD3(0, 0, -1) - expected).lengthOfVector < 1e-12)
-            #expect((a.gravity - expected).lengthOfVector < 1e-12)
+            #expect((cm * SIMD3(0, 0, -1) - expected).length < 1e-12)
+            #expect((a.gravity - expected).length < 1e-12)
         }
     }
 

@@ -32,7 +32,7 @@ struct CoreMotionValueTypeTests {
         // Tilted: the third column is minus gravity (rotationMatrix × (0, 0, −1) = gravity).
         let tilted = Attitude(unitQuaternion: Quaternion<Double>(angle: 0.7, axis: SIMD3(1, 2, 3) / 14.0.squareRoot()))
         let r = tilted.rotationMatrix
-        #expect((SIMD3(r.m13, r.m23, r.m33) + tilted.gravity).lengthOfVector < 1e-15)
+        #expect((SIMD3(r.m13, r.m23, r.m33) + tilted.gravity).length < 1e-15)
         var written = RotationMatrix<Double>.identity
         written.m23 = 5
         #expect(written[1, 2] == 5 && written.column2.y == 5)
@@ -86,7 +86,7 @@ struct CoreMotionValueTypeTests {
         let m = calibrated.update(
             timestamp: 0, gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.80665), magnetometer: SIMD3(25, 0, -45))
         #expect(m.magneticField.accuracy == .high)
-        #expect((m.magneticField.field - SIMD3(20, 0, -45)).lengthOfVector < 1e-12)
+        #expect((m.magneticField.field - SIMD3(20, 0, -45)).length < 1e-12)
     }
 
     @Test func headingIsNeverThreeSixty() {
@@ -118,13 +118,13 @@ struct CoreMotionValueTypeTests {
                 let motion = try DeviceMotionTests.settle(pose, frame: frame)
                 // The device's X axis in the reference frame: the reference X axis itself.
                 let x = motion.attitude.quaternion.act(on: SIMD3(1, 0, 0))
-                #expect((x - SIMD3(1, 0, 0)).lengthOfVector < 1e-6, "\(frame), tilt \(tilt)°: X axis \(x)")
+                #expect((x - SIMD3(1, 0, 0)).length < 1e-6, "\(frame), tilt \(tilt)°: X axis \(x)")
                 // Gravity still says how the device is tilted.
                 let g = motion.gravity
                 #expect(abs(g.y + sin(tilt * Self.degree)) < 1e-6 && abs(g.z + cos(tilt * Self.degree)) < 1e-6, "\(g)")
                 xAxes.append(x)
             }
-            #expect((xAxes[0] - xAxes[1]).lengthOfVector < 1e-6)
+            #expect((xAxes[0] - xAxes[1]).length < 1e-6)
         }
     }
 

@@ -31,14 +31,14 @@ struct DeviceMotionTests {
     @Test func coreMotionGravityValues() throws {
         let degree = Double.pi / 180
         // Lying flat, face up.
-        #expect((try Self.settle(.identity, frame: .xMagneticNorthZVertical).gravity - SIMD3(0, 0, -1)).lengthOfVector < 1e-9)
+        #expect((try Self.settle(.identity, frame: .xMagneticNorthZVertical).gravity - SIMD3(0, 0, -1)).length < 1e-9)
         // Standing in portrait: top edge raised 90° about the device's X axis.
         let portrait = Quaternion<Double>(angle: 90 * degree, axis: SIMD3(1, 0, 0))
-        #expect((try Self.settle(portrait, frame: .xMagneticNorthZVertical).gravity - SIMD3(0, -1, 0)).lengthOfVector < 1e-9)
+        #expect((try Self.settle(portrait, frame: .xMagneticNorthZVertical).gravity - SIMD3(0, -1, 0)).length < 1e-9)
         // Portrait, tilted 45° to the right (clockwise about the screen normal, −Z).
         let tilted = portrait * Quaternion(angle: -45 * degree, axis: SIMD3(0, 0, 1))
         let g = try Self.settle(tilted, frame: .xMagneticNorthZVertical).gravity
-        #expect((g - SIMD3(0.5.squareRoot(), -0.5.squareRoot(), 0)).lengthOfVector < 1e-9)
+        #expect((g - SIMD3(0.5.squareRoot(), -0.5.squareRoot(), 0)).length < 1e-9)
     }
 
     @Test func theFiltersEarthFrameDoesNotMatter() throws {
@@ -59,11 +59,11 @@ struct DeviceMotionTests {
         let gravity = SIMD3<Double>(0.5, -0.2, -9.79)
         let sum = CoreMotionConversion.gravity(gravity)
             + CoreMotionConversion.userAcceleration(specificForce: f, gravitationalAcceleration: gravity)
-        #expect((sum - CoreMotionConversion.acceleration(specificForce: f)).lengthOfVector < 1e-15)
+        #expect((sum - CoreMotionConversion.acceleration(specificForce: f)).length < 1e-15)
         // Lying flat at rest Core Motion's accelerometer reads (0, 0, −1).
         #expect(CoreMotionConversion.acceleration(specificForce: SIMD3<Double>(0, 0, 9.80665)) == SIMD3(0, 0, -1))
         let flat = try Self.settle(.identity, frame: .xMagneticNorthZVertical)
-        #expect(flat.userAcceleration.lengthOfVector < 1e-9)
+        #expect(flat.userAcceleration.length < 1e-9)
     }
 
     @Test func headingAndReferenceFrames() throws {

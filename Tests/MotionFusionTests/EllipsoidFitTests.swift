@@ -50,7 +50,7 @@ struct EllipsoidFitTests {
                 hardIron: hard, softIron: soft, radius: 48, count: 1000, maximumPolarAngle: maximumPolarAngle,
                 noise: 0.1, random: &random)
             let fit = try EllipsoidFit.magnetometer(samples, fieldStrength: 48)
-            #expect((fit.hardIron - hard).lengthOfVector < 0.5, "hard iron \(fit.hardIron) vs \(hard)")
+            #expect((fit.hardIron - hard).length < 0.5, "hard iron \(fit.hardIron) vs \(hard)")
             // Soft iron to 1 %: every element within 1 % of the matrix's scale.
             #expect(fit.softIron.maximumDifference(to: soft) < 0.01, "soft iron off by \(fit.softIron.maximumDifference(to: soft))")
             #expect(fit.residual < 0.3)
@@ -67,7 +67,7 @@ struct EllipsoidFitTests {
         let fit = try EllipsoidFit.magnetometer(samples)
         // det(S) = 0.99 for these axes, so the equal-volume radius is 50 / 0.99^(1/3).
         #expect(abs(fit.fieldStrength - 50 / pow(0.99, 1.0 / 3)) < 0.1)
-        #expect((fit.hardIron - SIMD3(10, -20, 30)).lengthOfVector < 0.2)
+        #expect((fit.hardIron - SIMD3(10, -20, 30)).length < 0.2)
     }
 
     @Test func degenerateDataGetsAClearError() {
@@ -125,7 +125,7 @@ struct MagnetometerCalibrationCommandTests {
             random: &random)
         let sphere = try EllipsoidFit.magnetometer(samples, fieldStrength: nil, model: .sphere)
         #expect(sphere.model == .sphere)
-        #expect((sphere.calibration.hardIron - hard).lengthOfVector < 0.5)
+        #expect((sphere.calibration.hardIron - hard).length < 0.5)
         #expect(abs(sphere.calibration.fieldStrength - 45) < 0.5)
         // A tiny cap (the sensor barely turned): refused with a reason, never a wrong answer.
         let cap = EllipsoidFitTests.readings(
@@ -150,11 +150,11 @@ struct MagnetometerCalibrationCommandTests {
         #expect(object["sensor"] as? String == "magnetometer")
         let h = try #require(object["hardIron"] as? [Double])
         let s = try #require(object["softIron"] as? [[Double]])
-        #expect((SIMD3(h[0], h[1], h[2]) - hard).lengthOfVector < 0.5)
+        #expect((SIMD3(h[0], h[1], h[2]) - hard).length < 0.5)
         for i in 0..<3 { for j in 0..<3 { #expect(abs(s[i][j] - soft[i, j]) < 0.01) } }
         // fuse --calibration: the calibrated field in the stream has the field strength.
         let calibration = try CalibrationFile.read([json])
-        let corrected = samples.map { calibration.magnetometer!.apply($0).lengthOfVector }
+        let corrected = samples.map { calibration.magnetometer!.apply($0).length }
         #expect(corrected.allSatisfy { abs($0 - 50) < 0.5 })
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("mf-calout-\(UUID()).csv").path
         try FuseCommandTests.run(["fuse", input, "-o", out, "--calibration", json])

@@ -63,8 +63,8 @@ struct ExtremeInputTests {
         let x = reflection.orthonormalized()
         #expect(abs(x.determinant - 1) < 1e-14)
         #expect((x.transposed * x).maximumDifference(to: .identity) < 1e-14)
-        let score = x.column0.dotProduct(reflection.column0) + x.column1.dotProduct(reflection.column1)
-            + x.column2.dotProduct(reflection.column2)
+        let score = x.column0.dot(reflection.column0) + x.column1.dot(reflection.column1)
+            + x.column2.dot(reflection.column2)
         #expect(abs(score - 1) < 1e-14)
         // −I: its nearest rotations are the half turns (trace −1).
         let minusI = RotationMatrix<Double>(columns: SIMD3(-1, 0, 0), SIMD3(0, -1, 0), SIMD3(0, 0, -1))

@@ -285,7 +285,7 @@ struct FilterDerivationTests {
         let gyro = SIMD3<Double>(0.2, -0.1, 0.05), acc = SIMD3<Double>(0.5, 1.0, 9.6), dt = 0.01
         filter.update(gyroscope: gyro, accelerometer: acc, magnetometer: nil, dt: dt)
 
-        let a = acc / acc.lengthOfVector
+        let a = acc / acc.length
         let (w, x, y, z) = (q0.w, q0.x, q0.y, q0.z)
         let f = [2 * (x * z - w * y) - a.x, 2 * (w * x + y * z) - a.y, 2 * (0.5 - x * x - y * y) - a.z]
         let jacobian: [[Double]] = [[-2 * y, 2 * z, -2 * w, 2 * x], [2 * x, 2 * w, 2 * z, 2 * y], [0, -4 * x, -4 * y, 0]]
@@ -297,7 +297,7 @@ struct FilterDerivationTests {
         let corrected = gyro - bias  // eq. 49
         let qDot = 0.5 * (q0 * Quaternion(real: 0, imaginary: corrected)).components - 0.2 * gradient
         let expected = Quaternion(components: q0.components + qDot * dt).normalized()
-        #expect((filter.gyroscopeBias - bias).lengthOfVector < 1e-17)
+        #expect((filter.gyroscopeBias - bias).length < 1e-17)
         #expect(filter.quaternion.angle(to: expected) < 1e-15)
     }
 
@@ -309,7 +309,7 @@ struct FilterDerivationTests {
         for _ in 0..<60_000 {
             filter.update(gyroscope: trueBias, accelerometer: SIMD3(0, 0, 9.81), magnetometer: SIMD3(0, 20, -45), dt: 0.01)
         }
-        #expect((filter.gyroscopeBias - trueBias).lengthOfVector < 2e-3)
+        #expect((filter.gyroscopeBias - trueBias).length < 2e-3)
     }
 
     @Test func biasEstimatorFindsRestAndAveragesTheBias() {

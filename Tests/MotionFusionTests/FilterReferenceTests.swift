@@ -51,7 +51,7 @@ struct FilterReferenceTests {
             worst = max(worst, filter.quaternion.angle(to: expected))
             if let bias {
                 let b = table.vector(table.rows[k], "bx", "by", "bz")
-                worstBias = max(worstBias, (bias(filter) - b).lengthOfVector)
+                worstBias = max(worstBias, (bias(filter) - b).length)
             }
         }
         return (worst, worstBias)

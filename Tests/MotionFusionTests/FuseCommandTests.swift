@@ -84,7 +84,7 @@ struct FuseCommandTests {
                 let q = Quaternion(w: last[1], x: last[2], y: last[3], z: last[4])
                 let gravity = SIMD3(last[8], last[9], last[10])
                 let down = q.act(on: gravity) / 9.80665
-                #expect((down + frame.up(Double.self)).lengthOfVector < 1e-9, "\(filter) \(frame)")
+                #expect((down + frame.up(Double.self)).length < 1e-9, "\(filter) \(frame)")
                 #expect(FusionFlags(rawValue: UInt16(last[17])).contains(.accelerometerUsed))
                 #expect(!FusionFlags(rawValue: UInt16(last[17])).contains(.magnetometerUsed))
             }

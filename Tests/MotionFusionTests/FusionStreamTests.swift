@@ -45,14 +45,14 @@ struct FusionStreamTests {
         }
         // Lying flat, face up, aligned with ENU: identity, gravity (0, 0, −g), no linear acceleration.
         #expect(out.quaternion.angle(to: .identity) < 1e-12)
-        #expect((out.gravity - SIMD3(0, 0, -Self.g)).lengthOfVector < 1e-10)
-        #expect(out.linearAcceleration.lengthOfVector < 1e-10)
+        #expect((out.gravity - SIMD3(0, 0, -Self.g)).length < 1e-10)
+        #expect(out.linearAcceleration.length < 1e-10)
         #expect(out.flags.contains(.accelerometerUsed) && out.flags.contains(.magnetometerUsed))
         // Pushed up at 1 m/s²: the specific force grows, the linear acceleration points up.
         out = stream.update(timestamp: 0.2, gyroscope: .zero, accelerometer: SIMD3(0, 0, Self.g + 1),
             magnetometer: SIMD3(0, 20, -45))
-        #expect((out.linearAcceleration - SIMD3(0, 0, 1)).lengthOfVector < 1e-6)
-        #expect((out.earthLinearAcceleration - SIMD3(0, 0, 1)).lengthOfVector < 1e-6)
+        #expect((out.linearAcceleration - SIMD3(0, 0, 1)).length < 1e-6)
+        #expect((out.earthLinearAcceleration - SIMD3(0, 0, 1)).length < 1e-6)
     }
 
     @Test func initializationFromFirstSampleInEachFrame() {
@@ -66,15 +66,15 @@ struct FusionStreamTests {
             let expected = frame.fromNWU(Double.self) * EarthFrame.enu.fromNWU(Double.self).conjugate * tilt
             #expect(filter.quaternion.angle(to: expected) < 1e-12, "\(frame)")
             // Up and north land where the frame says.
-            #expect((filter.quaternion.act(on: acc / Self.g) - frame.up(Double.self)).lengthOfVector < 1e-12)
+            #expect((filter.quaternion.act(on: acc / Self.g) - frame.up(Double.self)).length < 1e-12)
             let m = filter.quaternion.act(on: mag)
-            let horizontal = m - frame.up(Double.self) * m.dotProduct(frame.up(Double.self))
-            #expect((horizontal / horizontal.lengthOfVector - frame.north(Double.self)).lengthOfVector < 1e-12)
+            let horizontal = m - frame.up(Double.self) * m.dot(frame.up(Double.self))
+            #expect((horizontal / horizontal.length - frame.north(Double.self)).length < 1e-12)
         }
         var sixD = MahonyFilter<Double>()
         let sixDInitialized = sixD.initialize(accelerometer: acc, magnetometer: nil)
         #expect(sixDInitialized)
-        #expect((sixD.quaternion.act(on: acc / Self.g) - SIMD3(0, 0, 1)).lengthOfVector < 1e-12)
+        #expect((sixD.quaternion.act(on: acc / Self.g) - SIMD3(0, 0, 1)).length < 1e-12)
         let fromZero = sixD.initialize(accelerometer: .zero, magnetometer: nil)
         let fromNaN = sixD.initialize(accelerometer: SIMD3(.nan, 0, 1), magnetometer: nil)
         #expect(!fromZero && !fromNaN)

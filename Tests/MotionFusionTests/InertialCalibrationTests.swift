@@ -19,10 +19,10 @@ struct InertialCalibrationTests {
 
     /// The inverse of a general 3 × 3 matrix (adjugate / determinant).
     static func inverse(_ m: RotationMatrix<Double>) -> RotationMatrix<Double> {
-        let c0 = m.column1.crossProduct(m.column2)
-        let c1 = m.column2.crossProduct(m.column0)
-        let c2 = m.column0.crossProduct(m.column1)
-        let det = m.column0.dotProduct(c0)
+        let c0 = m.column1.cross(m.column2)
+        let c1 = m.column2.cross(m.column0)
+        let c2 = m.column0.cross(m.column1)
+        let det = m.column0.dot(c0)
         return RotationMatrix(rows: c0 / det, c1 / det, c2 / det)
     }
 

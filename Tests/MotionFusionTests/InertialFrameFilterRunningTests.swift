@@ -51,7 +51,7 @@ struct InertialFrameFilterRunningTests {
             // The angle between the estimated and the true vertical, seen in the device frame.
             let estimated = filter.quaternion.inverseAct(on: up)
             let truth = recording.truth![i].inverseAct(on: up)
-            let angle = Double.atan2(y: estimated.crossProduct(truth).lengthOfVector, x: estimated.dotProduct(truth))
+            let angle = Double.atan2(y: estimated.cross(truth).length, x: estimated.dot(truth))
             squares += (angle / degree) * (angle / degree)
             count += 1
         }

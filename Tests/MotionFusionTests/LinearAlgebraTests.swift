@@ -171,13 +171,13 @@ struct LinearAlgebraTests {
         let vectors = (0..<1037).map { _ in random.gaussianVector() * 5 }
         let rotated = q.act(on: vectors, kernel: kernel)
         for (v, r) in zip(vectors, rotated) {
-            #expect((q.act(on: v) - r).lengthOfVector <= 1e-14 * 5 * 4)
+            #expect((q.act(on: v) - r).length <= 1e-14 * 5 * 4)
         }
         let qf = Quaternion<Float>(q)
         let vf = vectors.map(SIMD3<Float>.init)
         let rf = qf.act(on: vf, kernel: kernel)
         for (v, r) in zip(vf, rf) {
-            #expect((qf.act(on: v) - r).lengthOfVector <= 1e-5 * 5)
+            #expect((qf.act(on: v) - r).length <= 1e-5 * 5)
         }
         #expect(q.act(on: [], kernel: kernel).isEmpty)
     }

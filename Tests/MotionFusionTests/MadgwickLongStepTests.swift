@@ -12,7 +12,7 @@ struct MadgwickLongStepTests {
         let q = Quaternion<Double>(filter.quaternion)
         let predicted = q.inverseAct(on: filter.frame.up(Double.self))
         let measured = SIMD3<Double>(accelerometer)
-        let cosine = (predicted * measured).sum() / (predicted.lengthOfVector * measured.lengthOfVector)
+        let cosine = (predicted * measured).sum() / (predicted.length * measured.length)
         return Double.acos(max(-1, min(1, cosine)))
     }
 
@@ -47,7 +47,7 @@ struct MadgwickLongStepTests {
         let result = Self.recovery(Double.self, longStep: longStep, magnetometer: magnetometer)
         #expect(result.finite)
         #expect(result.inclination < Double.pi / 180, "inclination \(result.inclination * 180 / .pi)°")
-        #expect(result.bias.lengthOfVector < 0.01, "bias \(result.bias) rad/s")
+        #expect(result.bias.length < 0.01, "bias \(result.bias) rad/s")
     }
 
     @Test(arguments: [Float(300), 1e30, 3e38], [false, true])
@@ -55,7 +55,7 @@ struct MadgwickLongStepTests {
         let result = Self.recovery(Float.self, longStep: longStep, magnetometer: magnetometer)
         #expect(result.finite)
         #expect(result.inclination < Double.pi / 180, "inclination \(result.inclination * 180 / .pi)°")
-        #expect(result.bias.lengthOfVector < 0.01, "bias \(result.bias) rad/s")
+        #expect(result.bias.length < 0.01, "bias \(result.bias) rad/s")
     }
 
     /// Settings encoded before `maximumBias` existed still decode, with its default.

@@ -22,8 +22,8 @@ struct MahonyLongStepTests {
         let q = filter.quaternion
         #expect(q.isFinite && filter.gyroscopeBias.x.isFinite)
         let up = q.inverseAct(on: filter.frame.up(Double.self))
-        let inclination = Double.acos(min(1, up.z / up.lengthOfVector))
+        let inclination = Double.acos(min(1, up.z / up.length))
         #expect(inclination < Double.pi / 180, "inclination \(inclination * 180 / .pi)°")
-        #expect(filter.gyroscopeBias.lengthOfVector <= 0.1 + 1e-12, "bias \(filter.gyroscopeBias)")
+        #expect(filter.gyroscopeBias.length <= 0.1 + 1e-12, "bias \(filter.gyroscopeBias)")
     }
 }

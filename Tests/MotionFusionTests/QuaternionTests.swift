@@ -24,7 +24,7 @@ struct QuaternionTests {
 
     @Test func angleAxisIsRightHanded() {
         let q = Quaternion<Double>(angle: .pi / 2, axis: SIMD3(0, 0, 5))
-        #expect((q.act(on: SIMD3(1, 0, 0)) - SIMD3(0, 1, 0)).lengthOfVector < 1e-15)
+        #expect((q.act(on: SIMD3(1, 0, 0)) - SIMD3(0, 1, 0)).length < 1e-15)
         #expect(abs(q.angle - .pi / 2) < 1e-15)
         #expect(q.axis == SIMD3(0, 0, 1))
         #expect(q.description == "Quaternion(w: \(q.w), x: 0.0, y: 0.0, z: \(q.z))")
@@ -35,8 +35,8 @@ struct QuaternionTests {
         let first = Quaternion<Double>(angle: .pi / 2, axis: SIMD3(1, 0, 0))
         let second = Quaternion<Double>(angle: .pi / 2, axis: SIMD3(0, 0, 1))
         let both = second * first
-        #expect((both.act(on: SIMD3(0, 1, 0)) - SIMD3(0, 0, 1)).lengthOfVector < 1e-15)
-        #expect((both.act(on: SIMD3(1, 0, 0)) - SIMD3(0, 1, 0)).lengthOfVector < 1e-15)
+        #expect((both.act(on: SIMD3(0, 1, 0)) - SIMD3(0, 0, 1)).length < 1e-15)
+        #expect((both.act(on: SIMD3(1, 0, 0)) - SIMD3(0, 1, 0)).length < 1e-15)
     }
 
     @Test func expAndLogOfUnitQuaternionsAreHalfRotationVectors() {
@@ -44,7 +44,7 @@ struct QuaternionTests {
         let q = Quaternion(rotationVector: v)
         let log = q.log()
         #expect(abs(log.w) < 1e-16)
-        #expect((log.vector - v / 2).lengthOfVector < 1e-16)
+        #expect((log.vector - v / 2).length < 1e-16)
         #expect(Quaternion(real: 0, imaginary: v / 2).exp().isApproximatelyEqual(to: q, absoluteTolerance: 1e-16))
         // Non-unit: exp(log q) == q, log of a positive real is its natural log.
         let p = Quaternion<Double>(w: 2, x: 0.5, y: -1, z: 3)
@@ -55,7 +55,7 @@ struct QuaternionTests {
     @Test func tinyRotationsKeepRelativePrecision() {
         let v = SIMD3<Double>(1e-15, -2e-15, 3e-16)
         let q = Quaternion(rotationVector: v)
-        #expect((q.rotationVector - v).lengthOfVector <= 1e-30)
+        #expect((q.rotationVector - v).length <= 1e-30)
         #expect(Quaternion(rotationVector: SIMD3<Double>.zero) == .identity)
         #expect(Quaternion<Double>.identity.rotationVector == .zero)
     }
@@ -105,7 +105,7 @@ struct QuaternionTests {
         // Exactly opposite along each axis: 180° about a perpendicular axis.
         for axis in [SIMD3<Double>(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1), SIMD3(1, 1, 1)] {
             let q = try? Quaternion.rotation(from: axis, to: -axis)
-            #expect(q.map { ($0.act(on: axis) + axis).lengthOfVector < 1e-15 } == true)
+            #expect(q.map { ($0.act(on: axis) + axis).length < 1e-15 } == true)
             #expect(q.map { abs($0.angle - .pi) < 1e-15 } == true)
         }
     }

@@ -47,9 +47,9 @@ struct ReadmeExampleTests {
         print(solution.rotation.angle(to: q))  // ≈ 0 rad
         // README-SNIPPET-END
 
-        #expect((top - SIMD3(-cos(.pi / 6), 0, sin(.pi / 6))).lengthOfVector < 1e-15)
+        #expect((top - SIMD3(-cos(.pi / 6), 0, sin(.pi / 6))).length < 1e-15)
         #expect(abs(attitude.pitch - .pi / 6) < 1e-15)
-        #expect((attitude.gravity - SIMD3(0, -0.5, -(0.75).squareRoot())).lengthOfVector < 1e-15)
+        #expect((attitude.gravity - SIMD3(0, -0.5, -(0.75).squareRoot())).length < 1e-15)
         #expect(solution.rotation.angle(to: q) < 1e-12)
         #expect(error < 3 * .pi / 180)
 

@@ -43,13 +43,13 @@ struct RotationPropertyTests {
         }
         await propertyCheck(count: 300, input: Self.rotations(type), Self.rotations(type), Self.vectors(type)) {
             a, b, v in
-            let scale = max(1, v.lengthOfVector)
-            #expect(((a * b).act(on: v) - a.act(on: b.act(on: v))).lengthOfVector <= tol * scale * 4)
-            #expect(abs(a.act(on: v).lengthOfVector - v.lengthOfVector) <= tol * scale * 4)
-            #expect((a.inverseAct(on: a.act(on: v)) - v).lengthOfVector <= tol * scale * 4)
+            let scale = max(1, v.length)
+            #expect(((a * b).act(on: v) - a.act(on: b.act(on: v))).length <= tol * scale * 4)
+            #expect(abs(a.act(on: v).length - v.length) <= tol * scale * 4)
+            #expect((a.inverseAct(on: a.act(on: v)) - v).length <= tol * scale * 4)
             let m = RotationMatrix(a) * RotationMatrix(b)
             #expect(m.maximumDifference(to: RotationMatrix(a * b)) <= tol * 4)
-            #expect((RotationMatrix(a) * v - a.act(on: v)).lengthOfVector <= tol * scale * 4)
+            #expect((RotationMatrix(a) * v - a.act(on: v)).length <= tol * scale * 4)
         }
     }
 
@@ -81,16 +81,16 @@ struct RotationPropertyTests {
             #expect(abs(mid.angle(to: a) - t * a.angle(to: b)) <= tol * 16)
         }
         await propertyCheck(count: 300, input: Self.vectors(type), Self.vectors(type)) { from, to in
-            guard from.lengthOfVector > 0.1, to.lengthOfVector > 0.1 else { return }
+            guard from.length > 0.1, to.length > 0.1 else { return }
             let q = try Quaternion.rotation(from: from, to: to)
-            let mapped = q.act(on: from / from.lengthOfVector)
-            #expect((mapped - to / to.lengthOfVector).lengthOfVector <= tol * 8)
+            let mapped = q.act(on: from / from.length)
+            #expect((mapped - to / to.length).length <= tol * 8)
             // Shortest arc: the rotation angle is the angle between the vectors.
-            let between = S.atan2(y: from.crossProduct(to).lengthOfVector, x: from.dotProduct(to))
+            let between = S.atan2(y: from.cross(to).length, x: from.dot(to))
             #expect(abs(q.angle - between) <= tol * 8)
             // Antiparallel: still a rotation that maps one onto the other, by 180°.
             let back = try Quaternion.rotation(from: from, to: -from * 3)
-            #expect((back.act(on: from) + from).lengthOfVector <= tol * 8 * from.lengthOfVector)
+            #expect((back.act(on: from) + from).length <= tol * 8 * from.length)
             #expect(abs(back.angle - S.pi) <= tol * 8)
         }
     }

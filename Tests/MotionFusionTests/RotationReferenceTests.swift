@@ -52,12 +52,12 @@ struct RotationReferenceTests {
             let q = table.quaternion(row)
             let expected = table.vector(row, "rvx", "rvy", "rvz")
             let v = q.rotationVector
-            let angle = expected.lengthOfVector
+            let angle = expected.length
             // At exactly 180° the rotation vector's sign is not defined: ±v are the same rotation.
             let error =
                 abs(angle - .pi) < 1e-6
-                ? min((v - expected).lengthOfVector, (v + expected).lengthOfVector)
-                : (v - expected).lengthOfVector
+                ? min((v - expected).length, (v + expected).length)
+                : (v - expected).length
             #expect(error <= 1e-12, "row \(table.string(row, "id")): \(error)")
             let back = Quaternion(rotationVector: expected)
             let backError = min((back - q).length, (back + q).length)
@@ -69,7 +69,7 @@ struct RotationReferenceTests {
         for row in table.rows where table.string(row, "label").contains("1e-12") {
             let expected = table.vector(row, "rvx", "rvy", "rvz")
             let v = table.quaternion(row).rotationVector
-            #expect((v - expected).lengthOfVector <= 1e-12 * 1e-12)
+            #expect((v - expected).length <= 1e-12 * 1e-12)
         }
     }
 
@@ -86,9 +86,9 @@ struct RotationReferenceTests {
             let fromVector = Quaternion<Double>(Quaternion<Float>(rotationVector: SIMD3<Float>(rv)))
             #expect(min((fromVector - expected).length, (fromVector + expected).length) <= 1e-5)
             let probe = SIMD3<Float>(0.3, -1.7, 2.2)
-            #expect((SIMD3<Double>(q.act(on: probe)) - matrix(row) * SIMD3<Double>(probe)).lengthOfVector <= 1e-5 * 3)
-            let near180 = abs(rv.lengthOfVector - .pi) < 1e-3
-            let error = near180 ? min((v - rv).lengthOfVector, (v + rv).lengthOfVector) : (v - rv).lengthOfVector
+            #expect((SIMD3<Double>(q.act(on: probe)) - matrix(row) * SIMD3<Double>(probe)).length <= 1e-5 * 3)
+            let near180 = abs(rv.length - .pi) < 1e-3
+            let error = near180 ? min((v - rv).length, (v + rv).length) : (v - rv).length
             #expect(error <= 1e-5, "row \(table.string(row, "id")): \(error)")
         }
     }
@@ -98,7 +98,7 @@ struct RotationReferenceTests {
         for row in table.rows {
             let q = table.quaternion(row)
             let expected = matrix(row) * v
-            #expect((q.act(on: v) - expected).lengthOfVector <= 1e-12 * 3)
+            #expect((q.act(on: v) - expected).length <= 1e-12 * 3)
         }
     }
 }

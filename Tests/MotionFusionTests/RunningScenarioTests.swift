@@ -86,7 +86,7 @@ struct RunningScenarioTests {
         let whole = samples.dropLast()
         for s in whole { mean += s.truth.act(on: s.accelerometer) / Double(whole.count) }
         // Sampling's error: 0.0002 g.
-        #expect((mean - SIMD3(0, 0, Self.g)).lengthOfVector < 0.001 * Self.g, "\(mean)")
+        #expect((mean - SIMD3(0, 0, Self.g)).length < 0.001 * Self.g, "\(mean)")
     }
 
     /// With a full scale every axis reads at most ±full scale, and the reading is the unclipped

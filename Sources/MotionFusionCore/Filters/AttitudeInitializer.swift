@@ -12,9 +12,9 @@ public enum AttitudeInitializer {
     ) -> Quaternion<Scalar>? {
         guard let up = VectorCheck.readingDirection(accelerometer) else { return nil }
         if let magnetometer, let m = VectorCheck.readingDirection(magnetometer),
-            let west = VectorCheck.readingDirection(up.crossProduct(m))
+            let west = VectorCheck.readingDirection(up.cross(m))
         {
-            let north = west.crossProduct(up)
+            let north = west.cross(up)
             // Rows of the sensor → earth matrix are the earth axes seen in the sensor frame.
             return RotationMatrix(rows: north, west, up).quaternion
         }

@@ -129,7 +129,7 @@ public struct GyroscopeBiasEstimator<Scalar: FusionScalar>: Sendable {
         let still =
             gyroDeviation < settings.gyroscopeThreshold
             && accelDeviation < settings.accelerometerThreshold
-            && rest.lowPassRate.lengthOfVector < settings.maximumBias
+            && rest.lowPassRate.length < settings.maximumBias
         guard rest.hold(still: still, dt: dt, minimumDuration: settings.minimumDuration) else {
             if !still { restTime = 0 }
             return estimate

@@ -131,12 +131,12 @@ public struct MahonyFilter<Scalar: FusionScalar>: AttitudeFilter {
         var rate = gyroscope
         if let a = VectorCheck.readingDirection(accelerometer) {
             let predictedUp = q.inverseAct(on: SIMD3(0, 0, 1))
-            var e = a.crossProduct(predictedUp)
+            var e = a.cross(predictedUp)
             if let magnetometer, let m = VectorCheck.readingDirection(magnetometer) {
                 let h = q.act(on: m)
                 let reference = SIMD3((h.x * h.x + h.y * h.y).squareRoot(), 0, h.z)
                 if let predictedField = VectorCheck.readingDirection(q.inverseAct(on: reference)) {
-                    e += m.crossProduct(predictedField)
+                    e += m.cross(predictedField)
                 }
             }
             lastError = e

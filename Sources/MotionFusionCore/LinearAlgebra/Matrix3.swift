@@ -24,9 +24,9 @@ struct Matrix3<Scalar: FusionScalar>: Sendable, Equatable {
     @inlinable
     var inverse: Matrix3? {
         // Rows of the inverse are the cross products of the columns, divided by the determinant.
-        let r0 = c1.crossProduct(c2)
-        let r1 = c2.crossProduct(c0)
-        let r2 = c0.crossProduct(c1)
+        let r0 = c1.cross(c2)
+        let r1 = c2.cross(c0)
+        let r2 = c0.cross(c1)
         let det = (c0 * r0).sum()
         guard det.isNormal else { return nil }
         let s = 1 / det

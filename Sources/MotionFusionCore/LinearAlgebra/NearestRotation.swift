@@ -36,7 +36,7 @@ package enum NearestRotation {
             guard let n = VectorCheck.direction(h) else { return nil }
             u1 = n
         }
-        let u = RotationMatrix<Double>(columns: u0, u1, u0.crossProduct(u1))
+        let u = RotationMatrix<Double>(columns: u0, u1, u0.cross(u1))
         let v = RotationMatrix<Double>(columns: v0, v1, v2)
         return RotationMatrix<Scalar>(u * v.transposed)
     }

@@ -60,7 +60,7 @@ package struct SymmetricEigen3: Sendable {
         let e0 = column(order[0])
         let e1 = column(order[1])
         values = SIMD3(value(order[0]), value(order[1]), value(order[2]))
-        vectors = (e0, e1, e0.crossProduct(e1))
+        vectors = (e0, e1, e0.cross(e1))
     }
 }
 

@@ -23,12 +23,12 @@ extension Quaternion {
         guard let a = VectorCheck.direction(from), let b = VectorCheck.direction(to) else {
             throw .zeroLengthVector
         }
-        let cross = a.crossProduct(b)
-        let cosine = a.dotProduct(b)
+        let cross = a.cross(b)
+        let cosine = a.dot(b)
         if cross != .zero {
             // a × b is perpendicular to a in exact arithmetic; for nearly opposite vectors its rounding
             // error is as large as itself, so project the rounding out again.
-            let axis = cross - a * a.dotProduct(cross)
+            let axis = cross - a * a.dot(cross)
             // Scaled lengths: for nearly opposite vectors the cross product can be so small that its
             // squared length is subnormal (in Float from about 1e-19), where a plain sum of squares
             // loses its precision and the quaternion its unit length (found by fuzzing).
@@ -44,7 +44,7 @@ extension Quaternion {
         let m = SIMD3(abs(a.x), abs(a.y), abs(a.z))
         let helper: SIMD3<Scalar> =
             m.x <= m.y && m.x <= m.z ? SIMD3(1, 0, 0) : (m.y <= m.z ? SIMD3(0, 1, 0) : SIMD3(0, 0, 1))
-        let axis = a.crossProduct(helper)
-        return Quaternion(real: 0, imaginary: axis / axis.lengthOfVector)
+        let axis = a.cross(helper)
+        return Quaternion(real: 0, imaginary: axis / axis.length)
     }
 }

@@ -55,7 +55,7 @@ extension Quaternion {
     /// a quaternion with a NaN component.
     @inlinable
     public var angle: Scalar {
-        let n = vector.lengthOfVector
+        let n = vector.length
         return 2 * Scalar.atan2(y: n, x: abs(w))
     }
 
@@ -65,7 +65,7 @@ extension Quaternion {
     public var axis: SIMD3<Scalar> {
         let v = w < 0 ? -vector : vector
         guard isFinite else { return SIMD3(repeating: .nan) }
-        let n = v.lengthOfVector
+        let n = v.length
         return n > 0 ? v / n : SIMD3(1, 0, 0)
     }
 
@@ -77,8 +77,8 @@ extension Quaternion {
     @inlinable @inline(__always)
     public func act(on v: SIMD3<Scalar>) -> SIMD3<Scalar> {
         let u = vector
-        let t = 2 * u.crossProduct(v)
-        return v + w * t + u.crossProduct(t)
+        let t = 2 * u.cross(v)
+        return v + w * t + u.cross(t)
     }
 
     /// Rotates a vector by the inverse rotation: `q* ⊗ (0, v) ⊗ q`. For an attitude quaternion this
@@ -132,7 +132,7 @@ extension Quaternion {
     /// non-finite results.
     @inlinable
     public func exp() -> Quaternion {
-        let theta = vector.lengthOfVector
+        let theta = vector.length
         let k: Scalar = theta > 0 ? Scalar.sin(theta) / theta : 1
         let scale = Scalar.exp(w)
         return Quaternion(real: scale * Scalar.cos(theta), imaginary: vector * (scale * k))
@@ -172,28 +172,5 @@ extension Quaternion {
         guard m > 0, m.isFinite else { return m }
         let u = c / m
         return m * (u * u).sum().squareRoot()
-    }
-}
-
-extension SIMD3 where Scalar: FusionScalar {
-    /// The Euclidean length `√(x² + y² + z²)`.
-    @inlinable @inline(__always)
-    public var lengthOfVector: Scalar {
-        (self * self).sum().squareRoot()
-    }
-
-    /// The dot product.
-    @inlinable @inline(__always)
-    public func dotProduct(_ other: SIMD3) -> Scalar {
-        (self * other).sum()
-    }
-
-    /// The right-handed cross product `self × other`.
-    @inlinable @inline(__always)
-    public func crossProduct(_ other: SIMD3) -> SIMD3 {
-        SIMD3(
-            self.y * other.z - self.z * other.y,
-            self.z * other.x - self.x * other.z,
-            self.x * other.y - self.y * other.x)
     }
 }

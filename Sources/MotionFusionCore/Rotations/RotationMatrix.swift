@@ -80,7 +80,7 @@ public struct RotationMatrix<Scalar: FusionScalar> {
     /// The determinant: +1 for a rotation.
     @inlinable
     public var determinant: Scalar {
-        column0.dotProduct(column1.crossProduct(column2))
+        column0.dot(column1.cross(column2))
     }
 
     /// True when all nine elements are finite.
@@ -146,10 +146,10 @@ extension RotationMatrix {
             var x = self
             for _ in 0..<32 {
                 // X⁻ᵀ = cofactor(X) / det(X): the cofactor columns are cross products of the columns.
-                let c0 = x.column1.crossProduct(x.column2)
-                let c1 = x.column2.crossProduct(x.column0)
-                let c2 = x.column0.crossProduct(x.column1)
-                let det = x.column0.dotProduct(c0)
+                let c0 = x.column1.cross(x.column2)
+                let c1 = x.column2.cross(x.column0)
+                let c2 = x.column0.cross(x.column1)
+                let det = x.column0.dot(c0)
                 guard det > 0, det.isFinite else { break }
                 let next = RotationMatrix(
                     columns: (x.column0 + c0 / det) / 2, (x.column1 + c1 / det) / 2,

@@ -109,7 +109,7 @@ public enum EllipsoidFit {
         var scatter = [Double](repeating: 0, count: 9)
         for p in points {
             let d = p - centre
-            let u = d / max(d.lengthOfVector, .leastNormalMagnitude)
+            let u = d / max(d.length, .leastNormalMagnitude)
             for i in 0..<3 { for j in 0..<3 { scatter[j * 3 + i] += u[i] * u[j] / Double(n) } }
         }
         let smallest: Double
@@ -138,7 +138,7 @@ public enum EllipsoidFit {
             softIron: RotationMatrix(columns: SIMD3(k, 0, 0), SIMD3(0, k, 0), SIMD3(0, 0, k)),
             fieldStrength: target, residual: 0)
         let squares = samples.map { sample -> Double in
-            let r = calibration.apply(sample).lengthOfVector - target
+            let r = calibration.apply(sample).length - target
             return r * r
         }
         calibration.residual = (squares.reduce(0, +) / Double(samples.count)).squareRoot()
@@ -206,7 +206,7 @@ public enum EllipsoidFit {
         // 3. Centre and shape.
         guard let aInverse = a.inverted() else { throw .notAnEllipsoid }
         let centre = aInverse * b * -0.5
-        let k = centre.dotProduct(a * centre) - v[9]
+        let k = centre.dot(a * centre) - v[9]
         guard k != 0, k.isFinite else { throw .notAnEllipsoid }
         let q = [a.column0 / k, a.column1 / k, a.column2 / k]
         let qColumnMajor = [q[0].x, q[0].y, q[0].z, q[1].x, q[1].y, q[1].z, q[2].x, q[2].y, q[2].z]
@@ -235,7 +235,7 @@ public enum EllipsoidFit {
         var calibration = MagnetometerCalibration(
             hardIron: hardIron, softIron: softIron, fieldStrength: radius, residual: 0)
         let squares = samples.map { sample -> Double in
-            let r = calibration.apply(sample).lengthOfVector - radius
+            let r = calibration.apply(sample).length - radius
             return r * r
         }
         calibration.residual = (squares.reduce(0, +) / Double(samples.count)).squareRoot()
@@ -247,10 +247,10 @@ public enum EllipsoidFit {
 extension RotationMatrix where Scalar == Double {
     /// The inverse of a general 3 × 3 matrix by cofactors, or nil when it is singular.
     func inverted() -> RotationMatrix<Double>? {
-        let c0 = column1.crossProduct(column2)
-        let c1 = column2.crossProduct(column0)
-        let c2 = column0.crossProduct(column1)
-        let det = column0.dotProduct(c0)
+        let c0 = column1.cross(column2)
+        let c1 = column2.cross(column0)
+        let c2 = column0.cross(column1)
+        let det = column0.dot(c0)
         guard det != 0, det.isFinite else { return nil }
         // The rows of the inverse are the cofactor columns divided by the determinant.
         return RotationMatrix(rows: c0 / det, c1 / det, c2 / det)

@@ -63,7 +63,7 @@ public enum Wahba {
             for i in 0..<3 {
                 for j in 0..<3 { b[i][j] += w * a[i] * o[j] }
             }
-            scale += w * a.lengthOfVector * o.lengthOfVector
+            scale += w * a.length * o.length
             weightSum += w
         }
         guard weightSum > 0 else { throw .invalidWeight(index: -1) }

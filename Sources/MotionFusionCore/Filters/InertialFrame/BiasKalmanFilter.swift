@@ -176,7 +176,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         if parameters.estimatesBiasInMotion {
             let rx = q6.inverseAct(on: SIMD3(1, 0, 0))
             let ry = q6.inverseAct(on: SIMD3(0, 1, 0))
-            let rz = rx.crossProduct(ry)
+            let rz = rx.cross(ry)
             let kx = rx * meanRate
             let ky = ry * meanRate
             let kz = rz * meanRate
