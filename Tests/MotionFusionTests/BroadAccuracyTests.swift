@@ -19,8 +19,8 @@ struct BroadAccuracyTests {
         _ filter: F
     ) throws -> [(nine: OrientationErrorSummary, six: OrientationErrorSummary)] {
         let trials = BroadData.trials
-        let results = SharedValue([(OrientationErrorSummary, OrientationErrorSummary)?](repeating: nil, count: trials.count))
-        let failure = SharedValue<(any Error)?>(nil)
+        let results = Lock([(OrientationErrorSummary, OrientationErrorSummary)?](repeating: nil, count: trials.count))
+        let failure = Lock<(any Error)?>(nil)
         DispatchQueue.concurrentPerform(iterations: trials.count) { i in
             do {
                 let trial = try BroadData.recording(trials[i])

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import MotionFusion
@@ -32,18 +31,5 @@ enum BroadData {
 
     static func recording(_ name: String) throws -> IMURecording {
         try IMURecording.read(path: folder.appendingPathComponent(name + ".csv").path)
-    }
-}
-
-/// A value shared by concurrent work in tests (handlers, reader threads): Swift's
-/// `Synchronization.Mutex` in a class, so that escaping closures can capture it (the mutex itself
-/// cannot be copied into them).
-final class SharedValue<Value>: Sendable {
-    private let mutex: Synchronization.Mutex<Value>
-
-    init(_ value: sending Value) { mutex = Synchronization.Mutex(value) }
-
-    func withLock<R>(_ body: (inout sending Value) throws -> sending R) rethrows -> sending R {
-        try mutex.withLock(body)
     }
 }

@@ -326,9 +326,7 @@ struct CommandOutputSafetyTests {
 /// Reads a FIFO on a thread of its own until `finish()` and the end of the data.
 final class FIFOReader: @unchecked Sendable {
     let descriptor: Int32
-    private let lock = NSLock()
-    private var data = Data()
-    private var stop = false
+    private let state = Lock((data: Data(), stop: false))
     private let done = DispatchSemaphore(value: 0)
 
     init(descriptor: Int32) { self.descriptor = descriptor }
@@ -339,10 +337,10 @@ final class FIFOReader: @unchecked Sendable {
             while true {
                 let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if n > 0 {
-                    lock.withLock { data.append(contentsOf: chunk[0..<n]) }
+                    state.withLock { $0.data.append(contentsOf: chunk[0..<n]) }
                 } else if n == 0 || errno == EAGAIN {
                     // No writer (yet, or any more): the end once the command has returned.
-                    if lock.withLock({ stop }) && n == 0 { break }
+                    if state.withLock({ $0.stop }) && n == 0 { break }
                     usleep(1000)
                 } else if errno != EINTR {
                     break
@@ -355,9 +353,9 @@ final class FIFOReader: @unchecked Sendable {
 
     /// Waits for the data after the command has returned.
     func finish() -> Data {
-        lock.withLock { stop = true }
+        state.withLock { $0.stop = true }
         done.wait()
-        return lock.withLock { data }
+        return state.withLock { $0.data }
     }
 }
 

@@ -61,7 +61,7 @@ struct FakeIMUPair {
     func run(_ command: [String], feeding encoded: Encoded) throws {
         let imuWriter = try FIFOWriter(imu.fifo)
         let magnetometerWriter = try FIFOWriter(magnetometer.fifo)
-        let failure = SharedValue<String?>(nil)
+        let failure = Lock<String?>(nil)
         let fed = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             do {

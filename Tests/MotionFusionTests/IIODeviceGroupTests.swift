@@ -20,16 +20,16 @@ struct IIODeviceGroupTests {
 
     /// A running group, its manager, and what the manager delivered.
     final class Run: @unchecked Sendable {
-        // @unchecked: the collections are `SharedValue`s; the rest is set before the run.
+        // @unchecked: the collections are `Lock`s; the rest is set before the run.
         let pair: FakeIMUPair
         let imuWriter: FIFOWriter
         let magnetometerWriter: FIFOWriter
         let group: IIODeviceGroup
         let manager: MotionManager
         let queue = DispatchQueue(label: "IIODeviceGroupTests")
-        let motions = SharedValue<[DeviceMotion]>([])
-        let magnetometer = SharedValue<[MagnetometerData]>([])
-        let errors = SharedValue<[String]>([])
+        let motions = Lock<[DeviceMotion]>([])
+        let magnetometer = Lock<[MagnetometerData]>([])
+        let errors = Lock<[String]>([])
 
         init(_ pair: FakeIMUPair, origin: Int64, frame: AttitudeReferenceFrame) throws {
             self.pair = pair
@@ -54,7 +54,7 @@ struct IIODeviceGroupTests {
         /// Runs `feed` on a thread of its own (the test thread waits for the manager); returns
         /// once the manager has finished. A failure of `feed` is recorded here.
         func run(_ feed: @escaping @Sendable () throws -> Void) {
-            let failure = SharedValue<String?>(nil)
+            let failure = Lock<String?>(nil)
             let fed = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
                 do { try feed() } catch { failure.withLock { $0 = "\(error)" } }
@@ -155,7 +155,7 @@ struct IIODeviceGroupTests {
         defer { pair.cleanUp() }
         let run = try Run(pair, origin: encoded.origin, frame: .xMagneticNorthZVertical)
         let imuCount = 600
-        let magnetometerCount = SharedValue(0)
+        let magnetometerCount = Lock(0)
         run.run {
             let written = try FakeIMUPair.feed(encoded, imu: run.imuWriter, magnetometer: run.magnetometerWriter, imuCount: imuCount)
             magnetometerCount.withLock { $0 = written }

@@ -73,9 +73,9 @@ struct MotionManagerAssembledSampleTests {
         let source = SampleListSource(samples)
         let manager = MotionManager(source: source)
         let queue = DispatchQueue(label: "test")
-        let accelerations = SharedValue<[AccelerometerData]>([])
-        let fields = SharedValue<[MagnetometerData]>([])
-        let motions = SharedValue<[DeviceMotion]>([])
+        let accelerations = Lock<[AccelerometerData]>([])
+        let fields = Lock<[MagnetometerData]>([])
+        let motions = Lock<[DeviceMotion]>([])
         manager.startAccelerometerUpdates(to: queue) { data, _ in if let data { accelerations.withLock { $0.append(data) } } }
         manager.startMagnetometerUpdates(to: queue) { data, _ in if let data { fields.withLock { $0.append(data) } } }
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: queue) { motion, _ in
@@ -110,8 +110,8 @@ struct MotionManagerAssembledSampleTests {
         let source = SampleListSource(samples)
         let manager = MotionManager(source: source)
         let queue = DispatchQueue(label: "test")
-        let times = SharedValue<[Double]>([])
-        let magnetometer = SharedValue(0)
+        let times = Lock<[Double]>([])
+        let magnetometer = Lock(0)
         manager.startAccelerometerUpdates(to: queue) { data, _ in if let data { times.withLock { $0.append(data.timestamp) } } }
         manager.startMagnetometerUpdates(to: queue) { data, _ in if data != nil { magnetometer.withLock { $0 += 1 } } }
         source.open()

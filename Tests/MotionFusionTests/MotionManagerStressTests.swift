@@ -25,7 +25,7 @@ struct MotionManagerStressTests {
 
         // Steady consumers: device motion through a handler, the magnetometer through a stream.
         let motionQueue = DispatchQueue(label: "steady device motion")
-        let motionTimestamps = SharedValue<[Double]>([])
+        let motionTimestamps = Lock<[Double]>([])
         manager.deviceMotionUpdateInterval = 0
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: motionQueue) { motion, _ in
             if let motion { motionTimestamps.withLock { $0.append(motion.timestamp) } }
@@ -37,10 +37,10 @@ struct MotionManagerStressTests {
             return timestamps
         }
 
-        let done = SharedValue(false)
-        let pulls = SharedValue(0)
-        let abandonedStreams = SharedValue(0)
-        let pulledBackInTime = SharedValue(false)
+        let done = Lock(false)
+        let pulls = Lock(0)
+        let abandonedStreams = Lock(0)
+        let pulledBackInTime = Lock(false)
         let recorderPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("motionfusion-stress-\(UUID().uuidString).csv").path
         defer { try? FileManager.default.removeItem(atPath: recorderPath) }
@@ -210,8 +210,8 @@ struct MotionManagerStressTests {
 
 /// A source that never ends: a device at rest, 1 kHz timestamps, counting the samples taken.
 final class EndlessSource: MotionSource, @unchecked Sendable {
-    // @unchecked Sendable: `taken` is a SharedValue; `sensors` is immutable.
-    let taken = SharedValue(0)
+    // @unchecked Sendable: `taken` is a Lock; `sensors` is immutable.
+    let taken = Lock(0)
     var sensors: SensorSet { .all }
     func next() throws -> SensorSample? {
         let k = taken.withLock { n -> Int in

@@ -38,8 +38,8 @@ struct MotionManagerTests {
         manager.accelerometerUpdateInterval = 0.05  // 20 Hz from a 100 Hz source
         manager.gyroUpdateInterval = 0
         let queue = DispatchQueue(label: "test")
-        let accelerations = SharedValue<[AccelerometerData]>([])
-        let gyroCount = SharedValue(0)
+        let accelerations = Lock<[AccelerometerData]>([])
+        let gyroCount = Lock(0)
         manager.startAccelerometerUpdates(to: queue) { data, error in
             if let data { accelerations.withLock { $0.append(data) } }
             #expect(error == nil)
@@ -112,7 +112,7 @@ struct MotionManagerTests {
         let source = IIOSource(devices: [device], rate: 500, maximumSamples: 5)
         #expect(source.sensors == .all && source.rate == 500)
         let manager = MotionManager(source: source)
-        let samples = SharedValue<[MagnetometerData]>([])
+        let samples = Lock<[MagnetometerData]>([])
         manager.startMagnetometerUpdates(to: DispatchQueue(label: "iio")) { data, _ in
             if let data { samples.withLock { $0.append(data) } }
         }
@@ -250,7 +250,7 @@ struct MotionManagerTests {
             var overlapped = false
             var k = 0
         }
-        private let calls = SharedValue(Calls())
+        private let calls = Lock(Calls())
         var overlapped: Bool { calls.withLock { $0.overlapped } }
         var sensors: SensorSet { [.gyroscope, .accelerometer] }
         func next() throws -> SensorSample? {
@@ -286,8 +286,8 @@ struct MotionManagerTests {
         let source = GatedSource(recording)
         let manager = MotionManager(source: source)
         let queue = OperationQueue()  // concurrent, as Core Motion code usually passes
-        let counts = SharedValue([0, 0, 0, 0])
-        let errors = SharedValue(0)
+        let counts = Lock([0, 0, 0, 0])
+        let errors = Lock(0)
         @Sendable func count(_ k: Int, _ delivered: Bool, _ error: (any Error)?) {
             if delivered { counts.withLock { $0[k] += 1 } }
             if error != nil { errors.withLock { $0 += 1 } }
@@ -307,7 +307,7 @@ struct MotionManagerTests {
         let serial = OperationQueue()
         serial.maxConcurrentOperationCount = 1
         let again = MotionManager(source: RecordingSource(recording))
-        let timestamps = SharedValue<[Double]>([])
+        let timestamps = Lock<[Double]>([])
         again.startDeviceMotionUpdates(to: serial) { motion, _ in
             if let motion { timestamps.withLock { $0.append(motion.timestamp) } }
         }
@@ -327,9 +327,9 @@ struct MotionManagerTests {
         let recording = Self.gestures()
         let source = GatedSource(recording)
         let manager = MotionManager(source: source)
-        let motionTimestamps = SharedValue<[Double]>([])
-        let accelerometerTimestamps = SharedValue<[Double]>([])
-        let offMain = SharedValue(0)
+        let motionTimestamps = Lock<[Double]>([])
+        let accelerometerTimestamps = Lock<[Double]>([])
+        let offMain = Lock(0)
         let testThreadIsMain = Thread.isMainThread
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: .main) { motion, _ in
             if !MainQueue.isCurrent || Thread.isMainThread != testThreadIsMain { offMain.withLock { $0 += 1 } }
@@ -369,7 +369,7 @@ struct MotionManagerTests {
         // A handler: called once, with the error and no sample; device motion stays inactive.
         let manager = MotionManager(source: RecordingSource(recording))
         let queue = DispatchQueue(label: "true north")
-        let calls = SharedValue<[(Bool, MotionManagerError?)]>([])
+        let calls = Lock<[(Bool, MotionManagerError?)]>([])
         manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical, to: queue) { motion, error in
             calls.withLock { $0.append((motion != nil, error as? MotionManagerError)) }
         }
@@ -382,7 +382,7 @@ struct MotionManagerTests {
         #expect(manager.sampleCount == 0, "no worker ran")
         // On an OperationQueue, and without a handler.
         let operationQueue = OperationQueue()
-        let operationError = SharedValue<MotionManagerError?>(nil)
+        let operationError = Lock<MotionManagerError?>(nil)
         let other = MotionManager(source: RecordingSource(recording))
         other.startDeviceMotionUpdates(using: .xTrueNorthZVertical, to: operationQueue) { _, error in
             operationError.withLock { $0 = error as? MotionManagerError }
@@ -510,14 +510,14 @@ struct MotionManagerTests {
         #expect(manager.isDeviceMotionActive && manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
         // Another calibration: the handler receives the error once, and replaces no handler.
         let queue = DispatchQueue(label: "requests")
-        let refused = SharedValue<[(Bool, MotionManagerError?)]>([])
+        let refused = Lock<[(Bool, MotionManagerError?)]>([])
         let calibration = SensorCalibration(magnetometer: MagnetometerCalibration(hardIron: SIMD3(8, -5, 3)))
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, calibration: calibration, to: queue) { motion, error in
             refused.withLock { $0.append((motion != nil, error as? MotionManagerError)) }
         }
         #expect(manager.error as? MotionManagerError == running)
         // The same request joins (its handler is the service's handler now), and clears the error.
-        let joined = SharedValue<[Double]>([])
+        let joined = Lock<[Double]>([])
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: queue) { motion, error in
             if let motion { joined.withLock { $0.append(motion.heading) } }
             #expect(error == nil)
@@ -562,8 +562,8 @@ struct MotionManagerTests {
         let same = manager.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(10))
         #expect(manager.error == nil)
         let queue = DispatchQueue(label: "true north")
-        let handled = SharedValue<[Double]>([])
-        let errors = SharedValue(0)
+        let handled = Lock<[Double]>([])
+        let errors = Lock(0)
         manager.startDeviceMotionUpdates(to: queue) { motion, error in  // Core Motion's form: no frame
             if let motion { handled.withLock { $0.append(motion.heading) } }
             if error != nil { errors.withLock { $0 += 1 } }
@@ -652,7 +652,7 @@ struct MotionManagerTests {
         _ recording: IMURecording, _ calibration: SensorCalibration, _ expected: [Quaternion<Double>]
     ) {
         let dispatchQueue = DispatchQueue(label: "calibrated")
-        let handled = SharedValue<[Quaternion<Double>]>([])
+        let handled = Lock<[Quaternion<Double>]>([])
         let viaDispatch = MotionManager(source: RecordingSource(recording))
         viaDispatch.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, calibration: calibration, to: dispatchQueue) { motion, _ in
             if let motion { handled.withLock { $0.append(motion.attitude.quaternion) } }
@@ -662,7 +662,7 @@ struct MotionManagerTests {
         #expect(handled.withLock { $0 } == expected)
         let operationQueue = OperationQueue()
         operationQueue.maxConcurrentOperationCount = 1
-        let operated = SharedValue<[Quaternion<Double>]>([])
+        let operated = Lock<[Quaternion<Double>]>([])
         let viaOperation = MotionManager(source: RecordingSource(recording))
         viaOperation.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, calibration: calibration, to: operationQueue) { motion, _ in
             if let motion { operated.withLock { $0.append(motion.attitude.quaternion) } }
@@ -693,9 +693,9 @@ final class MotionManagerMainThreadTests: XCTestCase {
         let recording = try MotionScenario.named("gestures")!.generate()
         let source = GatedSource(recording)
         let manager = MotionManager(source: source)
-        let motionTimestamps = SharedValue<[Double]>([])
-        let gyroTimestamps = SharedValue<[Double]>([])
-        let offMainThread = SharedValue(0)
+        let motionTimestamps = Lock<[Double]>([])
+        let gyroTimestamps = Lock<[Double]>([])
+        let offMainThread = Lock(0)
         manager.startDeviceMotionUpdates(using: .xArbitraryCorrectedZVertical, to: .main) { motion, _ in
             if !Thread.isMainThread { offMainThread.withLock { $0 += 1 } }
             if let motion { motionTimestamps.withLock { $0.append(motion.timestamp) } }
@@ -705,7 +705,7 @@ final class MotionManagerMainThreadTests: XCTestCase {
             if let data { gyroTimestamps.withLock { $0.append(data.timestamp) } }
         }
         // Other main-queue work runs too: waitUntilFinished() runs the main run loop.
-        let other = SharedValue(false)
+        let other = Lock(false)
         DispatchQueue.main.async { other.withLock { $0 = true } }
         source.open()
         manager.waitUntilFinished()

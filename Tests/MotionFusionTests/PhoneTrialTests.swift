@@ -107,8 +107,8 @@ struct PhoneTrialTests {
     @Test func inertialFrameFilterBeatsVQFOnThePhones() throws {
         let references = try TyrexData.references()
         #expect(references.count == 36)
-        let results = SharedValue([(nine: Double, six: Double)?](repeating: nil, count: references.count))
-        let failure = SharedValue<(any Error)?>(nil)
+        let results = Lock([(nine: Double, six: Double)?](repeating: nil, count: references.count))
+        let failure = Lock<(any Error)?>(nil)
         DispatchQueue.concurrentPerform(iterations: references.count) { i in
             do {
                 let r = try TyrexData.recording(references[i].trial)
