@@ -1,7 +1,7 @@
 import RealModule
 
 /// A first-order low-pass filter for vectors, specified by a time constant in seconds, with the
-/// exact gain `1 − e^(−Δt/τ)` for each step (``FirstOrder``), so irregular sampling is handled.
+/// exact gain `1 − e^(−Δt/τ)` for each step, so irregular sampling is handled.
 ///
 /// The classic use is to isolate gravity from an accelerometer: `gravity = lowPass.update(a, dt:)`.
 /// The first sample seeds the state (the output equals it). A non-finite sample or `Δt` ≤ 0, NaN
