@@ -2,11 +2,15 @@ import MotionFusion
 
 /// Runs one filter over an endless synthetic recording and keeps the figures a long run is judged
 /// by: the largest departure of the attitude from unit length, the largest bias estimate, and the
-/// orientation errors (BROAD's measures) against the truth.
-struct FilterSoak<Filter: AttitudeFilter> where Filter.Scalar == Double {
+/// orientation errors (BROAD's measures) against the truth. The samples are made in Double and
+/// rounded to the filter's scalar type; the figures are kept in Double.
+struct FilterSoak<Filter: AttitudeFilter> {
+    typealias Scalar = Filter.Scalar
     let name: String
     var filter: Filter
     let usesMagnetometer: Bool
+    /// The largest |‖q‖ − 1| the run accepts: 1e-12 in Double, 1e-6 in Float (a few ulp of each).
+    let normBound: Double
     private(set) var updates = 0
     private(set) var largestNormError = 0.0
     private(set) var largestBias = 0.0
@@ -26,6 +30,7 @@ struct FilterSoak<Filter: AttitudeFilter> where Filter.Scalar == Double {
         self.filter = filter
         self.usesMagnetometer = usesMagnetometer
         self.warmUp = warmUp
+        normBound = Scalar.self == Float.self ? 1e-6 : 1e-12
     }
 
     @inline(never)
@@ -34,15 +39,15 @@ struct FilterSoak<Filter: AttitudeFilter> where Filter.Scalar == Double {
         scored = 0
         for i in 0..<block.count {
             filter.update(
-                gyroscope: block.gyroscope[i], accelerometer: block.accelerometer[i],
-                magnetometer: usesMagnetometer ? block.magnetometer[i] : nil, dt: dt)
-            let q = filter.quaternion
+                gyroscope: SIMD3<Scalar>(block.gyroscope[i]), accelerometer: SIMD3<Scalar>(block.accelerometer[i]),
+                magnetometer: usesMagnetometer ? SIMD3<Scalar>(block.magnetometer[i]) : nil, dt: Scalar(dt))
+            let q = Quaternion<Double>(filter.quaternion)
             guard q.isFinite else {
                 nonFiniteAttitudes += 1
                 continue
             }
             largestNormError = max(largestNormError, abs(q.length - 1))
-            let b = filter.gyroscopeBias
+            let b = SIMD3<Double>(filter.gyroscopeBias)
             largestBias = max(largestBias, (b * b).sum().squareRoot())
             if i % errorStride == 0, block.moving[i], block.timestamps[i] > warmUp {
                 var (total, heading, inclination) = OrientationErrors.angles(estimate: q, reference: block.truth[i])

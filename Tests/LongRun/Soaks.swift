@@ -1,7 +1,7 @@
 import MotionFusion
 import Synchronization
 
-/// The four filters' soaks and the motion generator, each behind its own lock so that the jobs of
+/// The filters' soaks (the four filters in Double, the default one also in Float) and the motion generator, each behind its own lock so that the jobs of
 /// one block can run on different threads.
 final class Soaks: Sendable {
     struct Generator: Sendable {
@@ -18,33 +18,40 @@ final class Soaks: Sendable {
         var biasError: Double
         var rms: SIMD3<Double>
         var largestError: Double
+        var normBound: Double
     }
 
     let inertial: Mutex<FilterSoak<InertialFrameFilter<Double>>>
     let madgwick: Mutex<FilterSoak<MadgwickFilter<Double>>>
     let mahony: Mutex<FilterSoak<MahonyFilter<Double>>>
     let complementary: Mutex<FilterSoak<ComplementaryFilter<Double>>>
+    let inertialFloat: Mutex<FilterSoak<InertialFrameFilter<Float>>>
     let generator: Mutex<Generator>
 
     init(
         inertial: FilterSoak<InertialFrameFilter<Double>>, madgwick: FilterSoak<MadgwickFilter<Double>>,
         mahony: FilterSoak<MahonyFilter<Double>>, complementary: FilterSoak<ComplementaryFilter<Double>>,
-        motion: EndlessMotion
+        inertialFloat: FilterSoak<InertialFrameFilter<Float>>, motion: EndlessMotion
     ) {
         self.inertial = Mutex(inertial)
         self.madgwick = Mutex(madgwick)
         self.mahony = Mutex(mahony)
         self.complementary = Mutex(complementary)
+        self.inertialFloat = Mutex(inertialFloat)
         generator = Mutex(Generator(motion: motion))
     }
 
-    /// Job `job` of a block: one of the four filters, or (job 4) making the next block.
+    /// The jobs of one block: one per soak, and one that makes the next block.
+    static let jobs = 6
+
+    /// Job `job` of a block: one of the soaks, or (the last job) making the next block.
     func run(job: Int, on block: EndlessMotion.Block, dt: Double, nextCount: Int) {
         switch job {
         case 0: inertial.withLock { $0.run(block, dt: dt) }
         case 1: madgwick.withLock { $0.run(block, dt: dt) }
         case 2: mahony.withLock { $0.run(block, dt: dt) }
         case 3: complementary.withLock { $0.run(block, dt: dt) }
+        case 4: inertialFloat.withLock { $0.run(block, dt: dt) }
         default:
             if nextCount > 0 { generator.withLock { $0.motion.fill(&$0.block, count: nextCount) } }
         }
@@ -62,13 +69,13 @@ final class Soaks: Sendable {
     func rows(trueBias: SIMD3<Double>) -> [Row] {
         func row<F>(_ soak: borrowing Mutex<FilterSoak<F>>) -> Row {
             soak.withLock { s in
-                let e = s.filter.gyroscopeBias - trueBias
+                let e = SIMD3<Double>(s.filter.gyroscopeBias) - trueBias
                 return Row(
                     name: s.name, updates: s.updates, normError: s.largestNormError, nonFinite: s.nonFiniteAttitudes,
                     largestBias: s.largestBias, biasError: (e * e).sum().squareRoot(), rms: s.lastBlockRMS,
-                    largestError: s.largestError)
+                    largestError: s.largestError, normBound: s.normBound)
             }
         }
-        return [row(inertial), row(madgwick), row(mahony), row(complementary)]
+        return [row(inertial), row(madgwick), row(mahony), row(complementary), row(inertialFloat)]
     }
 }

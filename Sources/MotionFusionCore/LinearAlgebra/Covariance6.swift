@@ -45,7 +45,8 @@ struct Covariance6<Scalar: FusionScalar>: Sendable {
 
     /// One Kalman update with measurement rows `h0`, `h1`, `h2` (lanes 0–5), innovations `e` and
     /// measurement variances `w`. Returns the state correction `K e`, or nil (and changes nothing)
-    /// when the innovation covariance is singular or the result is not finite.
+    /// when the innovation covariance is singular, a variance would become negative, or the result
+    /// is not finite.
     @inlinable
     mutating func update(
         rows h0: SIMD8<Scalar>, _ h1: SIMD8<Scalar>, _ h2: SIMD8<Scalar>, innovation e: SIMD3<Scalar>,
@@ -78,6 +79,9 @@ struct Covariance6<Scalar: FusionScalar>: Sendable {
         next.symmetrize()
         let sum = next.c0 + next.c1 + next.c2 + next.c3 + next.c4 + next.c5 + correction
         guard (sum * 0) == .zero else { return nil }  // NaN or infinity somewhere
+        // A variance can only shrink toward zero; rounding that takes one below it would make the
+        // covariance indefinite, and the next gain point the wrong way.
+        guard next.diagonal.min() >= 0 else { return nil }
         self = next
         return correction
     }

@@ -1,8 +1,8 @@
 import RealModule
 
 /// ``InertialFrameFilter``'s estimator of the gyroscope's bias and sensitivity: a six-state Kalman
-/// filter, x = (b, k) with measured rate = (1 + k) ⊙ true rate + b, whose covariance is kept in
-/// Double whatever `Scalar` is (``Covariance6``).
+/// filter, x = (b, k) with measured rate = (1 + k) ⊙ true rate + b, whose covariance
+/// (``Covariance6``) is kept in the filter's own precision.
 ///
 /// At each correction step (``step(interval:rateSum:sixD:restRate:accCorrectionRate:headingCorrectionRate:accelerometerLowPass:headingGain:)``)
 /// the variances grow toward their ceilings (random walks), then one measurement is used:
@@ -19,10 +19,16 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     @usableFromInline var bias: SIMD3<Scalar> = .zero
     @usableFromInline var scaleError: SIMD3<Scalar> = .zero  // k̂: measured = (1 + k) true + b
     @usableFromInline var inverseScale: SIMD3<Scalar> = SIMD3(repeating: 1)  // 1 / (1 + k̂)
-    /// Covariance of (b, k), in Double whatever `Scalar` is: it spans ten orders of magnitude and
-    /// its update subtracts nearly equal numbers, more than Float's 24 bits hold; it runs only at
-    /// the correction rate, so the cost does not matter.
-    @usableFromInline var covariance = Covariance6<Double>(diagonal: .zero)
+    /// Covariance of (b, k), in `Scalar`. Float's 24 bits are enough: a variance lies between its
+    /// steady state σ² and its prior ceiling (bias about 1e-7 to 1e-4 rad²/s², sensitivity about
+    /// 1e-7 to 1e-5), and each measurement variance is set to w ≈ σ⁴/V (V the growth per step), so
+    /// in steady state an update removes V/σ², about 1 %, of a variance, never a near-total
+    /// cancellation. An update that would still make a variance negative is refused
+    /// (``Covariance6/update(rows:_:_:innovation:variance:)``). In Float the BROAD scores equal
+    /// Double's to four decimals, and the long run (`scripts/long-run`) keeps the filter bounded.
+    /// (Until 0.6 it was Double whatever `Scalar` was, which a single-precision FPU such as the
+    /// Cortex-M4F's runs in software: 1387 of the 2172 instructions per sample there.)
+    @usableFromInline var covariance = Covariance6<Scalar>(diagonal: .zero)
     // The low-pass specific force: its last value (in I), the long-run mean of its norm (gravity
     // as this accelerometer reads it) and the low-pass (τ_a) of the squared deviation from that.
     @usableFromInline var filteredAcc: SIMD3<Scalar> = .zero
@@ -96,8 +102,8 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     /// Zero bias, unit sensitivity, and the prior covariance of the settings.
     @inlinable
     init(settings: InertialFrameFilter<Scalar>.Settings) {
-        let s0 = Double(settings.biasInitialSigma * settings.biasInitialSigma)
-        let k0 = Double(settings.gyroscopeScaleUncertainty * settings.gyroscopeScaleUncertainty)
+        let s0 = settings.biasInitialSigma * settings.biasInitialSigma
+        let k0 = settings.gyroscopeScaleUncertainty * settings.gyroscopeScaleUncertainty
         covariance = Covariance6(diagonal: SIMD8(s0, s0, s0, k0, k0, k0, 0, 0))
         parameters = Parameters(settings)
     }
@@ -109,7 +115,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         bias = value
         if let sigma {
             let d = covariance.diagonal
-            let v = Double(sigma * sigma)
+            let v = sigma * sigma
             covariance = Covariance6(diagonal: SIMD8(v, v, v, d[3], d[4], d[5], 0, 0))
         }
         lowPassSeeded = false
@@ -218,10 +224,10 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
             verticalRow = rz
         }
         // Prediction: the variances grow toward their ceilings (random walks).
-        let s0 = Double(parameters.biasInitialSigma * parameters.biasInitialSigma)
-        let k0 = Double(parameters.gyroscopeScaleUncertainty * parameters.gyroscopeScaleUncertainty)
-        let growth = Double(parameters.biasDrift * parameters.biasDrift / parameters.biasForgettingTime * interval)
-        let scaleGrowth = k0 * Double(interval / parameters.scaleForgettingTime)
+        let s0 = parameters.biasInitialSigma * parameters.biasInitialSigma
+        let k0 = parameters.gyroscopeScaleUncertainty * parameters.gyroscopeScaleUncertainty
+        let growth = parameters.biasDrift * parameters.biasDrift / parameters.biasForgettingTime * interval
+        let scaleGrowth = k0 * (interval / parameters.scaleForgettingTime)
         covariance.grow(
             SIMD8(growth, growth, growth, scaleGrowth, scaleGrowth, scaleGrowth, 0, 0),
             ceiling: SIMD8(s0, s0, s0, k0, k0, k0, 0, 0))
@@ -230,57 +236,56 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         // sigma settings are the estimate's standard deviations in steady state.
         // Without drift (biasDrift 0) there is no steady state to aim at: each measurement then
         // counts with variance σ².
-        func measurementVariance(_ sigma: Scalar) -> Double {
-            let v = Double(sigma * sigma)
+        func measurementVariance(_ sigma: Scalar) -> Scalar {
+            let v = sigma * sigma
             return growth > 0 ? v * v / growth + v : v
         }
-        @inline(__always) func row(_ b: SIMD3<Scalar>, _ k: SIMD3<Scalar>) -> SIMD8<Double> {
-            let (b, k) = (SIMD3<Double>(b), SIMD3<Double>(k))
+        @inline(__always) func row(_ b: SIMD3<Scalar>, _ k: SIMD3<Scalar>) -> SIMD8<Scalar> {
             return estimatesScale ? SIMD8(b.x, b.y, b.z, k.x, k.y, k.z, 0, 0) : SIMD8(b.x, b.y, b.z, 0, 0, 0, 0, 0)
         }
-        var h0: SIMD8<Double>
-        var h1: SIMD8<Double>
-        var h2: SIMD8<Double>
-        var innovation: SIMD3<Double>
-        var variance: SIMD3<Double>
+        var h0: SIMD8<Scalar>
+        var h1: SIMD8<Scalar>
+        var h2: SIMD8<Scalar>
+        var innovation: SIMD3<Scalar>
+        var variance: SIMD3<Scalar>
         if let restGyro = restRate, parameters.estimatesBiasAtRest {
             h0 = SIMD8(1, 0, 0, 0, 0, 0, 0, 0)
             h1 = SIMD8(0, 1, 0, 0, 0, 0, 0, 0)
             h2 = SIMD8(0, 0, 1, 0, 0, 0, 0, 0)
-            innovation = SIMD3<Double>(restGyro - bias)
+            innovation = restGyro - bias
             variance = SIMD3(repeating: measurementVariance(parameters.biasRestSigma))
         } else if parameters.estimatesBiasInMotion, let corrRate = accCorrectionRate {
             h0 = row(filteredRx, filteredKx)
             h1 = row(filteredRy, filteredKy)
-            let (b, k) = (SIMD3<Double>(bias), SIMD3<Double>(scaleError))
+            let (b, k) = (bias, scaleError)
             let state = SIMD8(b.x, b.y, b.z, k.x, k.y, k.z, 0, 0)
-            let ex = Double(filteredRb.x - corrRate.x) - (h0 * state).sum()
-            let ey = Double(filteredRb.y - corrRate.y) - (h1 * state).sum()
+            let ex = (filteredRb.x - corrRate.x) - (h0 * state).sum()
+            let ey = (filteredRb.y - corrRate.y) - (h1 * state).sum()
             // The motion measurement is the inclination correction rate, whose errors are not only
             // the gyroscope's: an accelerometer that errs by δ (m/s², see trackGravityNorm) tilts
             // the low-pass gravity by δ/g, a tilt that changes over τ_a as the device moves, which
             // the correction follows at about δ/(g τ_a). Correlated over τ_a, such errors count
             // τ_a/T times in the variance of each step of length T: δ² / (g² τ_a T) in all.
-            let tauA = Double(parameters.accelerometerTimeConstant)
-            let g2 = Double((filteredAcc * filteredAcc).sum())
+            let tauA = parameters.accelerometerTimeConstant
+            let g2 = (filteredAcc * filteredAcc).sum()
             let accelerometerVariance = g2 > 1 && interval > 0
-                ? Double(gravityNormDeviation2) / (g2 * tauA * Double(interval)) : 0
+                ? gravityNormDeviation2 / (g2 * tauA * interval) : 0
             let vm = measurementVariance(parameters.biasMotionSigma) + accelerometerVariance
-            var ez: Double
-            var vz: Double
+            var ez: Scalar
+            var vz: Scalar
             if parameters.estimatesVerticalBiasFromMagnetometer, let headingRate = headingCorrectionRate {
                 h2 = row(lowPassVertical, lowPassVerticalK)
-                ez = Double(lowPassVerticalB - headingRate) - (h2 * state).sum()
+                ez = (lowPassVerticalB - headingRate) - (h2 * state).sum()
                 // A heading error ψ that persists while the device turns at Ω (the low-pass earth
                 // rate) reads as a vertical bias of ψ Ω, correlated over τ_a (T: the step).
-                let psi = Double(parameters.magneticHeadingUncertainty)
-                let turn2 = Double((slowEarthRate * slowEarthRate).sum())
-                let steps = interval > 0 ? max(1, tauA / Double(interval)) : 1
+                let psi = parameters.magneticHeadingUncertainty
+                let turn2 = (slowEarthRate * slowEarthRate).sum()
+                let steps = interval > 0 ? max(1, tauA / interval) : 1
                 vz = measurementVariance(parameters.biasMagnetometerSigma) + psi * psi * turn2 * steps
             } else {
                 // Weak prior: the vertical bias component stays near zero unless observed.
                 h2 = row(verticalRow, .zero)
-                ez = -(SIMD3<Double>(verticalRow) * b).sum()
+                ez = -(verticalRow * b).sum()
                 vz = vm * 1e4
             }
             innovation = SIMD3(ex, ey, ez)
@@ -288,7 +293,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         } else {
             return
         }
-        let limit = Double(parameters.biasLimit)
+        let limit = parameters.biasLimit
         innovation = innovation.clamped(lowerBound: SIMD3(repeating: -limit), upperBound: SIMD3(repeating: limit))
         guard let correction = covariance.update(rows: h0, h1, h2, innovation: innovation, variance: variance)
         else { return }

@@ -199,7 +199,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// The bias estimate's standard deviation per axis (sensor frame), rad/s.
     @inlinable public var gyroscopeBiasSigma: SIMD3<Scalar> {
         let d = kalman.covariance.diagonal
-        return SIMD3(Scalar(d[0]), Scalar(d[1]), Scalar(d[2])).squareRoot()
+        return SIMD3(d[0], d[1], d[2]).squareRoot()
     }
 
     /// The gyroscope sensitivity estimate per axis (1 = nominal): the filter divides the
@@ -209,7 +209,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// The standard deviation of ``gyroscopeScale`` per axis.
     @inlinable public var gyroscopeScaleSigma: SIMD3<Scalar> {
         let d = kalman.covariance.diagonal
-        return SIMD3(Scalar(d[3]), Scalar(d[4]), Scalar(d[5])).squareRoot()
+        return SIMD3(d[3], d[4], d[5]).squareRoot()
     }
 
     /// True while the rest detector sees the sensor at rest.
