@@ -7,9 +7,14 @@
                               here, and written as an exact hexadecimal literal
   compare NAME FIRMWARE HOST  largest rotation angle between two quaternion traces (lines of four
                               float bit patterns in hex); exit 1 above 1e-5 rad
-  report RESULTS.tsv          the footprint table in Markdown and the result summary
+  report RESULTS.tsv [CYCLES.tsv]
+                              the footprint table in Markdown and the result summary (with the
+                              estimated cycles of `cycles`, one firmware a row, when given)
   profile ELF LOG [N]         instructions per function of the timed run, from QEMU's
                               `-d in_asm,exec,nochain` log of ELF (a file or a pipe): the N largest
+  cycles ELF LOG SAMPLES      estimated Cortex-M4 cycles per sample of the timed run, from the same
+                              log: each executed instruction priced by the Cortex-M4 Technical
+                              Reference Manual's timings (see `m4_cycles`), zero wait states
 """
 import bisect
 import collections
@@ -118,11 +123,23 @@ def compare(name, firmware, host):
     return 0 if verdict != f"FAILS (> {TOLERANCE:g} rad)" else 1
 
 
-def report(path):
+def report(path, cycles_path=None):
     """The footprint table (flash and RAM of the firmware that reads the quaternion after every
-    update, against the baseline's) and the ratios to Fusion."""
+    update, against the baseline's) and the ratios to Fusion, in instructions and, given the
+    estimates of `cycles`, in estimated Cortex-M4 cycles."""
     with open(path) as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
+    by_update = {r["firmware"]: r for r in rows if r["mode"] == "update"}
+    estimated = {}
+    if cycles_path:
+        with open(cycles_path) as f:
+            for r in csv.DictReader(f, delimiter="\t"):
+                # The log must cover the timed run that SysTick counted: the same instructions.
+                counted = float(by_update[r["firmware"]]["per_sample"])
+                if abs(float(r["instructions"]) - counted) > 0.01 * counted:
+                    sys.exit(f"embedded.py: the execution log of {r['firmware']} has {r['instructions']} "
+                             f"instructions per sample, SysTick counted {counted}")
+                estimated[r["firmware"]] = float(r["cycles"])
     order = list(dict.fromkeys(r["firmware"] for r in rows))
     by = {(r["firmware"], r["mode"]): r for r in rows}
     names = {
@@ -139,8 +156,9 @@ def report(path):
 
     base = by[("none", "read")]
     print("| firmware | flash (text) B | Δ flash B | RAM (data+bss+stack) B | Δ RAM B | stack B "
-          "| heap allocations (B requested) | instructions/sample, update | instructions/sample, update + read q |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| heap allocations (B requested) | instructions/sample, update | instructions/sample, update + read q "
+          "| estimated M4 cycles/sample, update |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in order:
         r, u = by[(name, "read")], by[(name, "update")]
         label = names.get(name) or names.get(name.rsplit("-", 1)[0], name) + " (Swift -" + name.rsplit("-", 1)[1] + ")"
@@ -152,8 +170,9 @@ def report(path):
         is_base = name == "none"
         d_text = "—" if is_base else f"{int(r['text']) - int(base['text']):+d}"
         d_ram = "—" if is_base else f"{ram(r) - ram(base):+d}"
+        cycles_text = f"{estimated[name]:.1f}" if name in estimated else "—"
         print(f"| {label} | {r['text']} | {d_text} | {ram(r)} | {d_ram} | {r['stack']} | {heap} "
-              f"| {float(u['per_sample']):.1f} | {float(r['per_sample']):.1f} |")
+              f"| {float(u['per_sample']):.1f} | {float(r['per_sample']):.1f} | {cycles_text} |")
     ratios = []
     if ("fusion", "update") in by:
         for key, goal in (("default", 2.0), ("madgwick", 1.2), ("complementary", None)):
@@ -169,6 +188,13 @@ def report(path):
             if ("fusion-nofma", "update") in by:
                 nofma = float(by[(key, "update")]["per_sample"]) / float(by[("fusion-nofma", "update")]["per_sample"])
                 text += f", {nofma:.2f}× Fusion without FMA"
+            if key in estimated and "fusion" in estimated:
+                text += f"; estimated cycles {estimated[key] / estimated['fusion']:.2f}×"
+                if goal:
+                    met = estimated[key] / estimated["fusion"] <= goal
+                    text += f" ({'within' if met else 'over'} {goal}×)"
+                if "fusion-nofma" in estimated:
+                    text += f", {estimated[key] / estimated['fusion-nofma']:.2f}× Fusion without FMA"
             ratios.append(text)
     return ratios
 
@@ -239,6 +265,122 @@ def profile(elf, log, top=12):
     return 0
 
 
+# Cortex-M4 instruction timings (Cortex-M4 Technical Reference Manual, "Processor instruction
+# timings" and the FPU's "Instruction set" table), for a core with zero-wait-state memory. P, the
+# pipeline refill after a taken branch, is 1 to 3 cycles; 2 is used. Not modelled: wait states,
+# the folding of IT into the instruction before it, register-dependency stalls of the FPU.
+REFILL = 2
+
+
+def m4_cycles(mnemonic, operands, after_load_store, taken):
+    """Cycles of one instruction: `mnemonic` lower-case without the `.w`/`.n` width suffix,
+    `after_load_store` whether the instruction before it was a single load or store (neighbouring
+    single loads and stores pipeline, so the second takes one cycle), `taken` whether it is a branch
+    that was taken (or writes the PC)."""
+    name = mnemonic.split(".")[0]
+    registers = len(re.findall(r"\b[rsd]\d+\b|\b(?:sl|fp|ip|lr|pc)\b", operands.split("{", 1)[1])) if "{" in operands else 0
+    if name.startswith("v"):
+        op = re.sub(r"(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)$", "", name)
+        if op in ("vdiv", "vsqrt"):
+            return 14
+        if op in ("vfma", "vfms", "vfnma", "vfnms", "vmla", "vmls", "vnmla", "vnmls"):
+            return 3
+        if op in ("vldr", "vstr"):
+            return 2
+        if op in ("vldm", "vldmia", "vldmdb", "vstm", "vstmia", "vstmdb", "vpush", "vpop"):
+            words = registers * (2 if re.search(r"\bd\d+", operands) else 1)
+            return 1 + words
+        if op == "vmov" and operands.count(",") >= 3:  # two core registers
+            return 2
+        return 1
+    op = re.sub(r"(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)$", "", name)
+    if op in ("b", "bl", "blx", "bx", "cbz", "cbnz", "tbb", "tbh") or (op.startswith("b") and len(op) <= 3 and op not in ("bic", "bfi", "bfc")):
+        return 1 + REFILL if taken else 1
+    if op in ("ldm", "ldmia", "ldmdb", "ldmfd", "stm", "stmia", "stmdb", "stmfd", "push", "pop"):
+        return 1 + registers + (REFILL if taken else 0)
+    if op in ("ldrd", "strd"):
+        return 3
+    if op.startswith("ldr") or op.startswith("str"):
+        if op.startswith("str") and "#" in operands and "]!" not in operands:
+            return 1  # STR Rx, [Ry, #imm]: the store overlaps the next instruction
+        cycles = 1 if after_load_store else 2
+        return cycles + (REFILL if taken else 0)
+    if op in ("sdiv", "udiv"):
+        return 7  # 2 to 12, by the operands' magnitudes
+    return 1 + (REFILL if taken else 0)
+
+
+def is_load_store_single(mnemonic):
+    name = mnemonic.split(".")[0]
+    return (name.startswith("ldr") or name.startswith("str")) and not name.startswith(("ldrd", "strd"))
+
+
+def cycles(elf, log, samples_count):
+    """Estimated Cortex-M4 cycles per sample of the timed run (see `m4_cycles`)."""
+    symbols = []
+    nm = subprocess.run(["arm-none-eabi-nm", "-n", "--defined-only", elf], capture_output=True, text=True, check=True)
+    for line in nm.stdout.splitlines():
+        parts = line.split(maxsplit=2)
+        if len(parts) == 3 and parts[1] in "tTwW":
+            symbols.append((int(parts[0], 16) & ~1, parts[2]))
+    starts = [a for a, _ in symbols]
+
+    def function(pc):
+        i = bisect.bisect_right(starts, pc) - 1
+        return symbols[i][1] if i >= 0 else "?"
+
+    entry = re.compile(r"^(mf_\w+_(run|read)|fusion_(run|read)|none_run)(\.\w+)*$")
+    instruction = re.compile(r"^0x([0-9a-f]{8}):\s+((?:[0-9a-f]{4} ){1,2})\s*(\S+)\s*(.*)$")
+    blocks = {}  # address -> [(mnemonic, operands, size)]
+    block, listing = None, []
+    trace = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
+    executed = []  # block addresses of the timed run, in order
+    active = False
+    with open(log, errors="replace") as f:
+        for line in f:
+            if line.startswith("IN:"):
+                block, listing = None, []
+            elif line.startswith("0x") and line[10:11] == ":":
+                m = instruction.match(line.rstrip())
+                if m:
+                    if block is None:
+                        block = int(m.group(1), 16)
+                    mnemonic = re.sub(r"\.[wn]$", "", m.group(3).lower())
+                    listing.append((mnemonic, m.group(4), 2 * len(m.group(2).split())))
+            elif line.startswith("Trace"):
+                if block is not None:
+                    blocks[block], block = listing, None
+                m = trace.match(line)
+                if not m:
+                    continue
+                pc = int(m.group(1), 16)
+                name = function(pc)
+                if not active:
+                    active = bool(entry.match(name))
+                elif name == "main":
+                    break
+                if active:
+                    executed.append(pc)
+    total = 0
+    instructions = 0
+    for k, pc in enumerate(executed):
+        listing = blocks.get(pc, [])
+        end = pc + sum(size for _, _, size in listing)
+        following = executed[k + 1] if k + 1 < len(executed) else None
+        previous_load_store = False
+        for i, (mnemonic, operands, size) in enumerate(listing):
+            last = i == len(listing) - 1
+            writes_pc = "pc" in operands.split(",")[0] or ("{" in operands and "pc" in operands.split("{", 1)[1])
+            branch = mnemonic.startswith(("b", "cb", "tb")) and mnemonic not in ("bic", "bics", "bfi", "bfc")
+            taken = last and (branch or writes_pc) and following is not None and following != end
+            total += m4_cycles(mnemonic, operands, previous_load_store, taken)
+            instructions += 1
+            previous_load_store = is_load_store_single(mnemonic)
+    n = int(samples_count)
+    print(f"  {total / n:.1f} estimated Cortex-M4 cycles per sample ({instructions / n:.1f} instructions)")
+    return 0
+
+
 def main(argv):
     if len(argv) == 4 and argv[0] == "samples":
         samples(argv[1], argv[2], argv[3])
@@ -247,8 +389,10 @@ def main(argv):
         return compare(argv[1], argv[2], argv[3])
     if len(argv) in (3, 4) and argv[0] == "profile":
         return profile(*argv[1:])
-    if len(argv) == 2 and argv[0] == "report":
-        print("\n".join(["", "ratios: " + "; ".join(report(argv[1]))]))
+    if len(argv) == 4 and argv[0] == "cycles":
+        return cycles(*argv[1:])
+    if len(argv) in (2, 3) and argv[0] == "report":
+        print("\n".join(["", "ratios: " + "; ".join(report(*argv[1:]))]))
         return 0
     sys.exit(__doc__)
 
