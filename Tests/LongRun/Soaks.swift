@@ -1,5 +1,5 @@
 import MotionFusion
-import Synchronization
+import MotionFusionIO
 
 /// The filters' soaks (the four filters in Double, the default one also in Float) and the motion generator, each behind its own lock so that the jobs of
 /// one block can run on different threads.
@@ -21,24 +21,24 @@ final class Soaks: Sendable {
         var normBound: Double
     }
 
-    let inertial: Mutex<FilterSoak<InertialFrameFilter<Double>>>
-    let madgwick: Mutex<FilterSoak<MadgwickFilter<Double>>>
-    let mahony: Mutex<FilterSoak<MahonyFilter<Double>>>
-    let complementary: Mutex<FilterSoak<ComplementaryFilter<Double>>>
-    let inertialFloat: Mutex<FilterSoak<InertialFrameFilter<Float>>>
-    let generator: Mutex<Generator>
+    let inertial: Lock<FilterSoak<InertialFrameFilter<Double>>>
+    let madgwick: Lock<FilterSoak<MadgwickFilter<Double>>>
+    let mahony: Lock<FilterSoak<MahonyFilter<Double>>>
+    let complementary: Lock<FilterSoak<ComplementaryFilter<Double>>>
+    let inertialFloat: Lock<FilterSoak<InertialFrameFilter<Float>>>
+    let generator: Lock<Generator>
 
     init(
         inertial: FilterSoak<InertialFrameFilter<Double>>, madgwick: FilterSoak<MadgwickFilter<Double>>,
         mahony: FilterSoak<MahonyFilter<Double>>, complementary: FilterSoak<ComplementaryFilter<Double>>,
         inertialFloat: FilterSoak<InertialFrameFilter<Float>>, motion: EndlessMotion
     ) {
-        self.inertial = Mutex(inertial)
-        self.madgwick = Mutex(madgwick)
-        self.mahony = Mutex(mahony)
-        self.complementary = Mutex(complementary)
-        self.inertialFloat = Mutex(inertialFloat)
-        generator = Mutex(Generator(motion: motion))
+        self.inertial = Lock(inertial)
+        self.madgwick = Lock(madgwick)
+        self.mahony = Lock(mahony)
+        self.complementary = Lock(complementary)
+        self.inertialFloat = Lock(inertialFloat)
+        generator = Lock(Generator(motion: motion))
     }
 
     /// The jobs of one block: one per soak, and one that makes the next block.
@@ -67,7 +67,7 @@ final class Soaks: Sendable {
     }
 
     func rows(trueBias: SIMD3<Double>) -> [Row] {
-        func row<F>(_ soak: borrowing Mutex<FilterSoak<F>>) -> Row {
+        func row<F>(_ soak: Lock<FilterSoak<F>>) -> Row {
             soak.withLock { s in
                 let e = SIMD3<Double>(s.filter.gyroscopeBias) - trueBias
                 return Row(
