@@ -219,8 +219,8 @@ struct InertialCalibrationTests {
         #expect(withHoles.count == 1)
         #expect(withHoles[0].indices == plain[0].indices)
         #expect(withHoles[0].sampleCount == 548)
-        #expect(StaticSegmentDetector.isFinite(withHoles[0].meanAccelerometer))
-        #expect(StaticSegmentDetector.isFinite(withHoles[0].meanGyroscope!))
+        #expect(VectorCheck.isFinite(withHoles[0].meanAccelerometer))
+        #expect(VectorCheck.isFinite(withHoles[0].meanGyroscope!))
 
         // A 0.5 s jump at t = 3: two rests, each losing half a window at the break.
         var jump = Self.longRest(&rng)
@@ -384,7 +384,7 @@ struct InertialCalibrationTests {
         }
         let result = try AccelerometerCalibrator.calibrate(recording)
         #expect(result.segments.count == 12)
-        #expect(result.segments.allSatisfy { StaticSegmentDetector.isFinite($0.meanAccelerometer) })
+        #expect(result.segments.allSatisfy { VectorCheck.isFinite($0.meanAccelerometer) })
         let e = Self.errors(result.calibration, truth)
         #expect(e.sensitivity <= 1e-3 && e.misalignment <= 1e-3 && e.bias <= 1e-3)
 

@@ -193,7 +193,7 @@ public enum AccelerometerCalibrator {
         guard gravity.isFinite, gravity > 0 else {
             throw .underdetermined(reason: "the gravity magnitude must be positive and finite, not \(gravity)")
         }
-        for (k, reading) in staticReadings.enumerated() where !StaticSegmentDetector.isFinite(reading) {
+        for (k, reading) in staticReadings.enumerated() where !VectorCheck.isFinite(reading) {
             throw .nonFiniteSample(index: k)
         }
         let count = staticReadings.count
@@ -236,7 +236,7 @@ public enum AccelerometerCalibrator {
             for column in 0..<3 { k[row, column] = -k[row, column] }
         }
         let s = SIMD3(k[0, 0], k[1, 1], k[2, 2])
-        guard s.x > 0, s.y > 0, s.z > 0, k.isFinite, StaticSegmentDetector.isFinite(b) else {
+        guard s.x > 0, s.y > 0, s.z > 0, k.isFinite, VectorCheck.isFinite(b) else {
             throw .notAnEllipsoid
         }
         let misalignment = model == .full

@@ -73,7 +73,7 @@ public enum EllipsoidFit {
     {
         try checkFieldStrength(fieldStrength)
         guard samples.count >= 4 else { throw .tooFewSamples(needed: 4, found: samples.count) }
-        for (index, s) in samples.enumerated() where !(s.x.isFinite && s.y.isFinite && s.z.isFinite) {
+        for (index, s) in samples.enumerated() where !VectorCheck.isFinite(s) {
             throw .nonFiniteSample(index: index)
         }
         let mean = samples.reduce(SIMD3<Double>.zero, +) / Double(samples.count)
@@ -166,7 +166,7 @@ public enum EllipsoidFit {
     ) throws(CalibrationError) -> MagnetometerCalibration {
         try checkFieldStrength(fieldStrength)
         guard samples.count >= 10 else { throw .tooFewSamples(needed: 10, found: samples.count) }
-        for (index, s) in samples.enumerated() where !(s.x.isFinite && s.y.isFinite && s.z.isFinite) {
+        for (index, s) in samples.enumerated() where !VectorCheck.isFinite(s) {
             throw .nonFiniteSample(index: index)
         }
         // 1. Normalize.

@@ -267,7 +267,7 @@ public enum GyroscopeCalibrator {
     ) throws(CalibrationError) -> SIMD3<Double> {
         var total = SIMD3<Double>.zero
         var previous: (time: Double, rate: SIMD3<Double>)? = nil
-        for i in span where timestamps[i].isFinite && StaticSegmentDetector.isFinite(gyroscope[i]) {
+        for i in span where timestamps[i].isFinite && VectorCheck.isFinite(gyroscope[i]) {
             let rate = gyroscope[i] - bias
             if let previous {
                 let dt = timestamps[i] - previous.time

@@ -110,8 +110,8 @@ public struct StaticSegmentDetector: Sendable, Hashable, Codable {
         // The finite samples, then the unbroken runs among them.
         var valid: [Int] = []
         valid.reserveCapacity(n)
-        for i in 0..<n where timestamps[i].isFinite && Self.isFinite(accelerometer[i])
-            && (gyro.map { Self.isFinite($0[i]) } ?? true)
+        for i in 0..<n where timestamps[i].isFinite && VectorCheck.isFinite(accelerometer[i])
+            && (gyro.map { VectorCheck.isFinite($0[i]) } ?? true)
         {
             valid.append(i)
         }
@@ -130,8 +130,6 @@ public struct StaticSegmentDetector: Sendable, Hashable, Codable {
         }
         return scan.found
     }
-
-    static func isFinite(_ v: SIMD3<Double>) -> Bool { v.x.isFinite && v.y.isFinite && v.z.isFinite }
 
     /// The calibrators' helper: the same detector for input in another unit (`accelerometerScale`
     /// and `gyroscopeScale` convert the library's unit to the input's).
