@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import MotionFusion
-import Synchronization
+import MotionFusionIO
 
 /// A fast-forward run of ``MotionManager`` over `count` samples of ``EndlessMotion``: device
 /// motion and the magnetometer through handlers, the accelerometer and the gyroscope through async
@@ -51,8 +51,8 @@ struct ManagerSoak {
                          \.accelerometerUpdateInterval, \.gyroUpdateInterval] {
             manager[keyPath: interval] = dt
         }
-        let deviceMotion = Mutex(Tally())
-        let magnetometer = Mutex(Tally())
+        let deviceMotion = Lock(Tally())
+        let magnetometer = Lock(Tally())
         let handlerQueue = DispatchQueue(label: "device motion")
         let magnetometerQueue = DispatchQueue(label: "magnetometer")
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: handlerQueue) { motion, _ in
