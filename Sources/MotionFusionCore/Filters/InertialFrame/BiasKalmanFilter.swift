@@ -26,7 +26,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     /// cancellation. An update that would still make a variance negative is refused
     /// (``Covariance6/update(rows:_:_:innovation:variance:)``). In Float the BROAD scores equal
     /// Double's to four decimals, and the long run (`scripts/long-run`) keeps the filter bounded.
-    /// (Until 0.6 it was Double whatever `Scalar` was, which a single-precision FPU such as the
+    /// (In 0.5 it was Double whatever `Scalar` was, which a single-precision FPU such as the
     /// Cortex-M4F's runs in software: 1387 of the 2172 instructions per sample there.)
     @usableFromInline var covariance = Covariance6<Scalar>(diagonal: .zero)
     // The low-pass specific force: its last value (in I), the long-run mean of its norm (gravity
