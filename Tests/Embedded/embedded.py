@@ -199,10 +199,8 @@ def report(path, cycles_path=None):
     return ratios
 
 
-def profile(elf, log, top=12):
-    """Counts the instructions of every translation block QEMU executes (block length from its
-    `IN:` listing, one `Trace` line per execution) and adds them up per function, from the timed
-    run's entry (a *_run or *_read function) until control is back in main."""
+def symbolizer(elf):
+    """The function that holds an address of ELF: a lookup in its symbol table (`nm -n`)."""
     symbols = []
     nm = subprocess.run(["arm-none-eabi-nm", "-n", "--defined-only", elf], capture_output=True, text=True, check=True)
     for line in nm.stdout.splitlines():
@@ -215,33 +213,56 @@ def profile(elf, log, top=12):
         i = bisect.bisect_right(starts, pc) - 1
         return symbols[i][1] if i >= 0 else "?"
 
-    entry = re.compile(r"^(mf_\w+_(run|read)|fusion_(run|read)|none_run)(\.\w+)*$")
-    length, block, size = {}, None, 0
-    per_block = collections.Counter()
+    return function
+
+
+INSTRUCTION = re.compile(r"^0x([0-9a-f]{8}):\s+((?:[0-9a-f]{4} ){1,2})\s*(\S+)\s*(.*)$")
+TRACE = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
+TIMED_ENTRY = re.compile(r"^(mf_\w+_(run|read)|fusion_(run|read)|none_run)(\.\w+)*$")
+
+
+def timed_blocks(log, function):
+    """Reads QEMU's `-d in_asm,exec,nochain` log (a file or a pipe) and yields, in the order they
+    ran, the translation blocks of the timed run (from a *_run or *_read function's entry until
+    control is back in main): (address, listing), the listing a list of (mnemonic lower-case
+    without a `.w`/`.n` width, operands, size in bytes), shared by every run of the block."""
+    blocks, block, listing = {}, None, []
     active = False
-    trace = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
     with open(log, errors="replace") as f:
         for line in f:
             if line.startswith("IN:"):
-                block, size = None, 0
+                block, listing = None, []
             elif line.startswith("0x") and line[10:11] == ":":
-                if block is None:
-                    block = int(line[:10], 16)
-                size += 1
+                m = INSTRUCTION.match(line.rstrip())
+                if m:
+                    if block is None:
+                        block = int(m.group(1), 16)
+                    mnemonic = re.sub(r"\.[wn]$", "", m.group(3).lower())
+                    listing.append((mnemonic, m.group(4), 2 * len(m.group(2).split())))
             elif line.startswith("Trace"):
                 if block is not None:
-                    length[block], block = size, None
-                m = trace.match(line)
+                    blocks[block], block = listing, None
+                m = TRACE.match(line)
                 if not m:
                     continue
                 pc = int(m.group(1), 16)
                 name = function(pc)
                 if not active:
-                    active = bool(entry.match(name))
+                    active = bool(TIMED_ENTRY.match(name))
                 elif name == "main":
-                    break
+                    return
                 if active:
-                    per_block[pc] += length.get(pc, 0)
+                    yield pc, blocks.get(pc, [])
+
+
+def profile(elf, log, top=12):
+    """Counts the instructions of every translation block QEMU executes (block length from its
+    `IN:` listing, one `Trace` line per execution) and adds them up per function, from the timed
+    run's entry (a *_run or *_read function) until control is back in main."""
+    function = symbolizer(elf)
+    per_block = collections.Counter()
+    for pc, listing in timed_blocks(log, function):
+        per_block[pc] += len(listing)
     per_function = collections.Counter()
     for pc, n in per_block.items():
         name = function(pc)
@@ -317,56 +338,12 @@ def is_load_store_single(mnemonic):
 
 def cycles(elf, log, samples_count):
     """Estimated Cortex-M4 cycles per sample of the timed run (see `m4_cycles`)."""
-    symbols = []
-    nm = subprocess.run(["arm-none-eabi-nm", "-n", "--defined-only", elf], capture_output=True, text=True, check=True)
-    for line in nm.stdout.splitlines():
-        parts = line.split(maxsplit=2)
-        if len(parts) == 3 and parts[1] in "tTwW":
-            symbols.append((int(parts[0], 16) & ~1, parts[2]))
-    starts = [a for a, _ in symbols]
-
-    def function(pc):
-        i = bisect.bisect_right(starts, pc) - 1
-        return symbols[i][1] if i >= 0 else "?"
-
-    entry = re.compile(r"^(mf_\w+_(run|read)|fusion_(run|read)|none_run)(\.\w+)*$")
-    instruction = re.compile(r"^0x([0-9a-f]{8}):\s+((?:[0-9a-f]{4} ){1,2})\s*(\S+)\s*(.*)$")
-    blocks = {}  # address -> [(mnemonic, operands, size)]
-    block, listing = None, []
-    trace = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
-    executed = []  # block addresses of the timed run, in order
-    active = False
-    with open(log, errors="replace") as f:
-        for line in f:
-            if line.startswith("IN:"):
-                block, listing = None, []
-            elif line.startswith("0x") and line[10:11] == ":":
-                m = instruction.match(line.rstrip())
-                if m:
-                    if block is None:
-                        block = int(m.group(1), 16)
-                    mnemonic = re.sub(r"\.[wn]$", "", m.group(3).lower())
-                    listing.append((mnemonic, m.group(4), 2 * len(m.group(2).split())))
-            elif line.startswith("Trace"):
-                if block is not None:
-                    blocks[block], block = listing, None
-                m = trace.match(line)
-                if not m:
-                    continue
-                pc = int(m.group(1), 16)
-                name = function(pc)
-                if not active:
-                    active = bool(entry.match(name))
-                elif name == "main":
-                    break
-                if active:
-                    executed.append(pc)
+    executed = list(timed_blocks(log, symbolizer(elf)))
     total = 0
     instructions = 0
-    for k, pc in enumerate(executed):
-        listing = blocks.get(pc, [])
+    for k, (pc, listing) in enumerate(executed):
         end = pc + sum(size for _, _, size in listing)
-        following = executed[k + 1] if k + 1 < len(executed) else None
+        following = executed[k + 1][0] if k + 1 < len(executed) else None
         previous_load_store = False
         for i, (mnemonic, operands, size) in enumerate(listing):
             last = i == len(listing) - 1
