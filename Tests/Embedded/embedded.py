@@ -12,9 +12,11 @@
                               estimated cycles of `cycles`, one firmware a row, when given)
   profile ELF LOG [N]         instructions per function of the timed run, from QEMU's
                               `-d in_asm,exec,nochain` log of ELF (a file or a pipe): the N largest
-  cycles ELF LOG SAMPLES      estimated Cortex-M4 cycles per sample of the timed run, from the same
+  cycles ELF LOG SAMPLES [NAME TABLE]
+                              estimated Cortex-M4 cycles per sample of the timed run, from the same
                               log: each executed instruction priced by the Cortex-M4 Technical
-                              Reference Manual's timings (see `m4_cycles`), zero wait states
+                              Reference Manual's timings (see `m4_cycles`), zero wait states; with
+                              NAME and TABLE, also a row appended to TABLE for `report`
 """
 import bisect
 import collections
@@ -293,15 +295,31 @@ def profile(elf, log, top=12):
 REFILL = 2
 
 
-def m4_cycles(mnemonic, operands, after_load_store, taken):
-    """Cycles of one instruction: `mnemonic` lower-case without the `.w`/`.n` width suffix,
-    `after_load_store` whether the instruction before it was a single load or store (neighbouring
-    single loads and stores pipeline, so the second takes one cycle), `taken` whether it is a branch
-    that was taken (or writes the PC)."""
+CONDITION = re.compile(r"(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)$")
+
+
+def operation(mnemonic):
+    """The operation of a mnemonic (lower-case, no `.w`/`.n`): without its data-type suffix
+    (`vmul.f32` → `vmul`) and its condition (`movpl` → `mov`, `bls` → `b`)."""
     name = mnemonic.split(".")[0]
+    # (Multiply-subtracts end in "ls", like a condition.)
+    return name if name in ("mls", "vmls", "vnmls") else CONDITION.sub("", name)
+
+
+def is_branch(op):
+    return op in ("b", "bl", "blx", "bx", "cbz", "cbnz", "tbb", "tbh")
+
+
+def is_load_store_single(op):
+    return op.startswith(("ldr", "str")) and not op.startswith(("ldrd", "strd"))
+
+
+def m4_cycles(op, operands, after_load_store, taken):
+    """Cycles of one instruction: `op` its ``operation``, `after_load_store` whether the instruction
+    before it was a single load or store (neighbouring single loads and stores pipeline, so the
+    second takes one cycle), `taken` whether it is a branch that was taken (or writes the PC)."""
     registers = len(re.findall(r"\b[rsd]\d+\b|\b(?:sl|fp|ip|lr|pc)\b", operands.split("{", 1)[1])) if "{" in operands else 0
-    if name.startswith("v"):
-        op = re.sub(r"(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)$", "", name)
+    if op.startswith("v"):
         if op in ("vdiv", "vsqrt"):
             return 14
         if op in ("vfma", "vfms", "vfnma", "vfnms", "vmla", "vmls", "vnmla", "vnmls"):
@@ -314,14 +332,13 @@ def m4_cycles(mnemonic, operands, after_load_store, taken):
         if op == "vmov" and operands.count(",") >= 3:  # two core registers
             return 2
         return 1
-    op = re.sub(r"(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)$", "", name)
-    if op in ("b", "bl", "blx", "bx", "cbz", "cbnz", "tbb", "tbh") or (op.startswith("b") and len(op) <= 3 and op not in ("bic", "bfi", "bfc")):
+    if is_branch(op):
         return 1 + REFILL if taken else 1
     if op in ("ldm", "ldmia", "ldmdb", "ldmfd", "stm", "stmia", "stmdb", "stmfd", "push", "pop"):
         return 1 + registers + (REFILL if taken else 0)
     if op in ("ldrd", "strd"):
         return 3
-    if op.startswith("ldr") or op.startswith("str"):
+    if is_load_store_single(op):
         if op.startswith("str") and "#" in operands and "]!" not in operands:
             return 1  # STR Rx, [Ry, #imm]: the store overlaps the next instruction
         cycles = 1 if after_load_store else 2
@@ -331,13 +348,10 @@ def m4_cycles(mnemonic, operands, after_load_store, taken):
     return 1 + (REFILL if taken else 0)
 
 
-def is_load_store_single(mnemonic):
-    name = mnemonic.split(".")[0]
-    return (name.startswith("ldr") or name.startswith("str")) and not name.startswith(("ldrd", "strd"))
-
-
-def cycles(elf, log, samples_count):
-    """Estimated Cortex-M4 cycles per sample of the timed run (see `m4_cycles`)."""
+def cycles(elf, log, samples_count, name=None, table=None):
+    """Estimated Cortex-M4 cycles per sample of the timed run (see `m4_cycles`), printed; with
+    `name` and `table`, also appended to that tab-separated file as a row (name, cycles,
+    instructions), for `report`."""
     executed = list(timed_blocks(log, symbolizer(elf)))
     total = 0
     instructions = 0
@@ -346,15 +360,18 @@ def cycles(elf, log, samples_count):
         following = executed[k + 1][0] if k + 1 < len(executed) else None
         previous_load_store = False
         for i, (mnemonic, operands, size) in enumerate(listing):
+            op = operation(mnemonic)
             last = i == len(listing) - 1
             writes_pc = "pc" in operands.split(",")[0] or ("{" in operands and "pc" in operands.split("{", 1)[1])
-            branch = mnemonic.startswith(("b", "cb", "tb")) and mnemonic not in ("bic", "bics", "bfi", "bfc")
-            taken = last and (branch or writes_pc) and following is not None and following != end
-            total += m4_cycles(mnemonic, operands, previous_load_store, taken)
+            taken = last and (is_branch(op) or writes_pc) and following is not None and following != end
+            total += m4_cycles(op, operands, previous_load_store, taken)
             instructions += 1
-            previous_load_store = is_load_store_single(mnemonic)
+            previous_load_store = is_load_store_single(op)
     n = int(samples_count)
     print(f"  {total / n:.1f} estimated Cortex-M4 cycles per sample ({instructions / n:.1f} instructions)")
+    if table:
+        with open(table, "a") as f:
+            f.write(f"{name}\t{total / n:.1f}\t{instructions / n:.1f}\n")
     return 0
 
 
@@ -366,7 +383,7 @@ def main(argv):
         return compare(argv[1], argv[2], argv[3])
     if len(argv) in (3, 4) and argv[0] == "profile":
         return profile(*argv[1:])
-    if len(argv) == 4 and argv[0] == "cycles":
+    if len(argv) in (4, 6) and argv[0] == "cycles":
         return cycles(*argv[1:])
     if len(argv) in (2, 3) and argv[0] == "report":
         print("\n".join(["", "ratios: " + "; ".join(report(*argv[1:]))]))
