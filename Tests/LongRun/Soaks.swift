@@ -1,8 +1,8 @@
 import MotionFusion
 import MotionFusionIO
 
-/// The filters' soaks (the four filters in Double, the default one also in Float) and the motion generator, each behind its own lock so that the jobs of
-/// one block can run on different threads.
+/// The filters' soaks (the four filters in Double, the default one also in Float) and the motion
+/// generator, each behind its own lock so that the jobs of one block can run on different threads.
 final class Soaks: Sendable {
     struct Generator: Sendable {
         var motion: EndlessMotion
