@@ -27,13 +27,45 @@ struct MagneticDisturbanceRejectionTests {
     /// heading gain (nominal 0.01) and whether it is nominal.
     static func judge(
         _ rejection: inout MagneticDisturbanceRejection<Double>, _ f: (Double, SIMD3<Double>),
-        rate: SIMD3<Double> = turning, settings: Settings = Settings()
+        rate: SIMD3<Double> = turning, settings: Settings = Settings(), verticalBiasSigma: Double = 0
     ) -> (gain: Double, nominal: Bool) {
         var gain = 0.01
         rejection.parameters = .init(settings)
         let nominal = rejection.judge(
-            norm: f.0, direction: f.1, lowPassRate: rate, dt: dt, currentGain: 1, referenceGain: 0, gain: &gain)
+            norm: f.0, direction: f.1, lowPassRate: rate, dt: dt, currentGain: 1, referenceGain: 0,
+            verticalBiasSigma: verticalBiasSigma, gain: &gain)
         return (gain, nominal)
+    }
+
+    /// The budget the first reference makes available is ψ / σ_bz (magneticHeadingUncertainty 5°
+    /// over the vertical bias's standard deviation), at most maximumRejectionDuration (60 s): 10 s
+    /// at the 0.5°/s prior, so a disturbance right after it is rejected for 10 s, then used at half
+    /// the gain; 60 s at 0.05°/s; none with ψ = 0; the whole budget for σ_bz = 0. (The step that
+    /// accepts the reference is undisturbed and earns back 2 × 0.125 s at once.)
+    @Test func firstReferenceBudgetFollowsTheVerticalBiasUncertainty() {
+        let degree = Double.pi / 180
+        let earth = Self.field(50, dip: 1.0)
+        func firstReference(sigma: Double, settings: Settings = Settings()) -> MagneticDisturbanceRejection<Double> {
+            var r = Self.rejection(spent: 60)
+            for _ in 0...40 { _ = Self.judge(&r, earth, settings: settings, verticalBiasSigma: sigma) }
+            #expect(r.hasReference && !r.disturbed)
+            return r
+        }
+        var prior = firstReference(sigma: 0.5 * degree)
+        #expect(abs(prior.rejectionTime - 49.75) < 1e-9, "\(prior.rejectionTime)")
+        // 10.25 s of rejection = 82 steps of 0.125 s (the boundary step may fall either way).
+        let disturbed = Self.field(80, dip: 1.0)
+        for step in 1...95 {
+            let (gain, nominal) = Self.judge(&prior, disturbed, verticalBiasSigma: 0.5 * degree)
+            #expect(!nominal)
+            if step < 82 { #expect(gain == 0, "step \(step)") }
+            if step > 84 { #expect(gain == 0.005, "step \(step)") }
+        }
+        #expect(firstReference(sigma: 0.05 * degree).rejectionTime == 0)
+        #expect(firstReference(sigma: 0).rejectionTime == 0)
+        var trusting = Settings()
+        trusting.magneticHeadingUncertainty = 0
+        #expect(firstReference(sigma: 0.5 * degree, settings: trusting).rejectionTime == 59.75)
     }
 
     /// The first reference needs firstFieldDuration (5 s = 40 steps) of a consistent field while

@@ -129,6 +129,15 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         gravityNormDeviation2 = 0
     }
 
+    /// The variance of the bias along the earth's vertical (the last step's vertical row r):
+    /// `rᵀ P_b r`, rad²/s².
+    @inlinable
+    var verticalBiasVariance: Scalar {
+        let r = verticalRow
+        let v = covariance.c0 * r.x + covariance.c1 * r.y + covariance.c2 * r.z
+        return max(0, r.x * v[0] + r.y * v[1] + r.z * v[2])
+    }
+
     /// The corrected rate `(ω − b̂) / (1 + k̂)`.
     @inlinable @inline(__always)
     func correctedRate(_ gyroscope: SIMD3<Scalar>) -> SIMD3<Scalar> {

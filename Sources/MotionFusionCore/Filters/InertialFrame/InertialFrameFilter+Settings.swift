@@ -76,8 +76,11 @@ extension InertialFrameFilter {
         /// soft-iron, a field that is uneven across the room). While the device turns at Ω (over
         /// seconds), such an error turns with it and the heading correction that follows it looks
         /// like a vertical bias of about this times Ω; the vertical bias measurement's variance grows
-        /// by that much. Default 5° (indoors). 0 trusts the heading correction whatever the motion.
-        /// Valid range: ≥ 0, finite.
+        /// by that much. It also sets how much of the rejection budget the first field reference
+        /// makes available: the time `ψ / σ_bz` in which the vertical bias's uncertainty turns the
+        /// heading by this much (see ``maximumRejectionDuration``). Default 5° (indoors). 0 trusts
+        /// the heading correction whatever the motion, and the first reference then makes no
+        /// budget available. Valid range: ≥ 0, finite.
         public var magneticHeadingUncertainty: Scalar
         /// s: how often the corrections run. Between them the gyroscope is integrated at every sample
         /// and the accelerometer and magnetometer are averaged in the almost inertial frame, so no
@@ -123,8 +126,11 @@ extension InertialFrameFilter {
         /// s: how long the field must be back within the thresholds to end a disturbance. Default 0.5.
         /// Valid range: ≥ 0, finite.
         public var undisturbedDuration: Scalar
-        /// s: the longest time the magnetometer is ignored in a disturbance. Default 60.
-        /// Valid range: ≥ 0, finite.
+        /// s: the longest time the magnetometer is ignored in a disturbance. The budget starts spent
+        /// and is earned back at ``rejectionGainFactor`` seconds per undisturbed second; the first
+        /// field reference makes `ψ / σ_bz` of it available at once (``magneticHeadingUncertainty``
+        /// over the vertical bias's standard deviation: 10 s at the prior, all of it once rest has
+        /// measured the bias). Default 60. Valid range: ≥ 0, finite.
         public var maximumRejectionDuration: Scalar
         /// After the longest rejection, the heading gain is divided by this factor while the
         /// disturbance lasts; rejection time is earned back at this many seconds per second

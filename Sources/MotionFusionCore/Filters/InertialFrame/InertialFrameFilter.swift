@@ -76,8 +76,9 @@ import RealModule
 /// Highly accurate IMU orientation estimation with bias estimation and magnetic disturbance
 /// rejection", Information Fusion 91, 2023. Differences: the gyroscope's sensitivity is estimated
 /// with its bias; the magnetometer also observes the vertical bias; the corrections run at a fixed
-/// rate on averages in I; the heading time constant is longer (see the settings); the magnetic
-/// rejection budget becomes available once a first field reference exists.
+/// rate on averages in I; the heading time constant is longer (see the settings); the first field
+/// reference makes as much of the magnetic rejection budget available as the vertical bias's
+/// uncertainty allows (<doc:InertialFrameFiltering>).
 ///
 /// Bad input, per ``AttitudeFilter``: a non-finite gyroscope or bad `Δt` holds the attitude, and
 /// so does a rate beyond 1000 rad/s or a rotation too large to represent; an
@@ -419,7 +420,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         if settings.rejectsMagneticDisturbances {
             nominal = magnetic.judge(
                 norm: norm, direction: e, lowPassRate: restGyro, dt: dt, currentGain: stepGains.magCurrent,
-                referenceGain: stepGains.magReference, gain: &gain)
+                referenceGain: stepGains.magReference,
+                verticalBiasSigma: kalman.verticalBiasVariance.squareRoot(), gain: &gain)
         }
 
         // Disagreement: the angle about +z that takes the horizontal field (in E9) to north (+x).

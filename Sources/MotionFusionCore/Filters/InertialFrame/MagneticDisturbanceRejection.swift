@@ -9,7 +9,10 @@ import RealModule
 /// `rejectionGainFactor`; rejection time is earned back at `rejectionGainFactor` seconds per second
 /// undisturbed. A new field that stays consistent for `newFieldDuration` seconds while the sensor
 /// turns faster than `newFieldMinimumRate` (the first one: `firstFieldDuration`) becomes the reference.
-/// Before the first reference every field counts as disturbed.
+/// Before the first reference every field counts as disturbed and the budget starts spent. The
+/// first reference makes available only as much of it as the gyroscope can carry the heading alone:
+/// `ψ / σ_bz` seconds, the time in which the vertical bias's uncertainty σ_bz turns the heading by
+/// the magnetometer's own persistent heading error ψ (`magneticHeadingUncertainty`).
 @frozen @usableFromInline
 struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
     /// The low-pass current norm (µT) and dip (rad, positive downward).
@@ -38,9 +41,11 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
         @usableFromInline var firstFieldDuration: Scalar
         @usableFromInline var maximumRejectionDuration: Scalar
         @usableFromInline var rejectionGainFactor: Scalar
+        @usableFromInline var magneticHeadingUncertainty: Scalar
 
         @inlinable
         init(_ settings: InertialFrameFilter<Scalar>.Settings) {
+            magneticHeadingUncertainty = settings.magneticHeadingUncertainty
             magneticNormThreshold = settings.magneticNormThreshold
             magneticDipThreshold = settings.magneticDipThreshold
             undisturbedDuration = settings.undisturbedDuration
@@ -68,12 +73,14 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
     /// Judges the field of norm `norm` (µT) and unit direction `e` (earth frame, z up) seen over the
     /// last `dt` seconds while the sensor turns at `lowPassRate` (rad/s), and scales the heading
     /// `gain` accordingly: unchanged when undisturbed, 0 while rejecting, divided by
-    /// `rejectionGainFactor` after the rejection budget is spent. Returns whether the field is
-    /// undisturbed (the gain is the nominal one).
+    /// `rejectionGainFactor` after the rejection budget is spent. `verticalBiasSigma` (rad/s) is the
+    /// standard deviation of the gyroscope bias along the vertical, which sets the budget the first
+    /// reference makes available (0: the whole budget). Returns whether the field is undisturbed
+    /// (the gain is the nominal one).
     @inlinable
     mutating func judge(
         norm: Scalar, direction e: SIMD3<Scalar>, lowPassRate: SIMD3<Scalar>, dt: Scalar,
-        currentGain: Scalar, referenceGain: Scalar,
+        currentGain: Scalar, referenceGain: Scalar, verticalBiasSigma: Scalar,
         gain: inout Scalar
     ) -> Bool {
         let current = SIMD2(norm, Scalar.asin(max(-1, min(1, -e.z))))
@@ -109,10 +116,16 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
                 && (candidateTime >= parameters.newFieldDuration
                     || (reference.x == 0 && candidateTime >= parameters.firstFieldDuration))
             {
-                // Before the first reference every field counts as disturbed and the rejection
-                // budget is spent (the magnetometer is used at the reduced gain); with a
-                // reference to judge against, the full budget becomes available.
-                if reference.x == 0 { rejectionTime = 0 }
+                // With a reference to judge against, rejection becomes possible, but only for as
+                // long as the gyroscope can carry the heading alone: the vertical bias's
+                // uncertainty turns it by ψ in ψ / σ_bz (10 s at the 0.5°/s prior, the full 60 s
+                // once rest has measured the bias). More is earned while undisturbed.
+                if reference.x == 0 {
+                    let longest = parameters.maximumRejectionDuration
+                    let psi = parameters.magneticHeadingUncertainty
+                    let allowed = verticalBiasSigma > 0 ? min(longest, psi / verticalBiasSigma) : longest
+                    rejectionTime = min(rejectionTime, longest - allowed)
+                }
                 reference = candidate
                 disturbed = false
                 undisturbedTime = parameters.undisturbedDuration
