@@ -75,12 +75,12 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
     /// `gain` accordingly: unchanged when undisturbed, 0 while rejecting, divided by
     /// `rejectionGainFactor` after the rejection budget is spent. `verticalBiasSigma` (rad/s) is the
     /// standard deviation of the gyroscope bias along the vertical, which sets the budget the first
-    /// reference makes available (0: the whole budget). Returns whether the field is undisturbed
-    /// (the gain is the nominal one).
+    /// reference makes available (0: the whole budget); it is evaluated only then. Returns whether
+    /// the field is undisturbed (the gain is the nominal one).
     @inlinable
     mutating func judge(
         norm: Scalar, direction e: SIMD3<Scalar>, lowPassRate: SIMD3<Scalar>, dt: Scalar,
-        currentGain: Scalar, referenceGain: Scalar, verticalBiasSigma: Scalar,
+        currentGain: Scalar, referenceGain: Scalar, verticalBiasSigma: @autoclosure () -> Scalar,
         gain: inout Scalar
     ) -> Bool {
         let current = SIMD2(norm, Scalar.asin(max(-1, min(1, -e.z))))
@@ -123,7 +123,8 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
                 if reference.x == 0 {
                     let longest = parameters.maximumRejectionDuration
                     let psi = parameters.magneticHeadingUncertainty
-                    let allowed = verticalBiasSigma > 0 ? min(longest, psi / verticalBiasSigma) : longest
+                    let sigma = verticalBiasSigma()
+                    let allowed = sigma > 0 ? min(longest, psi / sigma) : longest
                     rejectionTime = min(rejectionTime, longest - allowed)
                 }
                 reference = candidate
