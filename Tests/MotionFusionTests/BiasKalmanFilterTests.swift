@@ -59,6 +59,23 @@ struct BiasKalmanFilterTests {
         #expect(kalman.scaleError == .zero)
     }
 
+    /// rᵀ P_b r for the bias block P_b = [[4, 1, 0.5], [1, 3, 0.2], [0.5, 0.2, 2]] and
+    /// r = (1, 2, 2) / 3: (4 + 4·3 + 4·2 + 2·2·1 + 2·2·0.5 + 2·4·0.2) / 9 = 31.6 / 9; the
+    /// bias–sensitivity covariances (7) do not enter; a rounding below zero reads 0, NaN stays NaN.
+    @Test func biasVarianceAlongAVector() {
+        var kalman = BiasKalmanFilter<Double>(settings: Settings())
+        kalman.covariance.c0 = SIMD8(4, 1, 0.5, 7, 7, 7, 0, 0)
+        kalman.covariance.c1 = SIMD8(1, 3, 0.2, 7, 7, 7, 0, 0)
+        kalman.covariance.c2 = SIMD8(0.5, 0.2, 2, 7, 7, 7, 0, 0)
+        let r = SIMD3<Double>(1, 2, 2) / 3
+        #expect(abs(kalman.biasVariance(along: r) - 31.6 / 9) < 1e-14)
+        #expect(kalman.biasVariance(along: SIMD3(0, 0, 1)) == 2)
+        kalman.covariance = Covariance6(diagonal: SIMD8(-1e-30, 0, 0, 1, 1, 1, 0, 0))
+        #expect(kalman.biasVariance(along: SIMD3(1, 0, 0)) == 0)
+        kalman.covariance = Covariance6(diagonal: SIMD8(.nan, 0, 0, 1, 1, 1, 0, 0))
+        #expect(kalman.biasVariance(along: SIMD3(1, 0, 0)).isNaN)
+    }
+
     /// A rest measurement beyond biasLimit is clipped to it.
     @Test func restInnovationIsClipped() {
         var settings = Settings()

@@ -129,13 +129,14 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         gravityNormDeviation2 = 0
     }
 
-    /// The variance of the bias along the earth's vertical (the last step's vertical row r):
-    /// `rᵀ P_b r`, rad²/s².
+    /// The variance of the bias along the unit vector `r` of the sensor frame (for the earth's
+    /// vertical seen in the sensor frame: the vertical bias's variance): `rᵀ P_b r`, rad²/s². NaN
+    /// stays NaN.
     @inlinable
-    var verticalBiasVariance: Scalar {
-        let r = verticalRow
+    func biasVariance(along r: SIMD3<Scalar>) -> Scalar {
         let v = covariance.c0 * r.x + covariance.c1 * r.y + covariance.c2 * r.z
-        return max(0, r.x * v[0] + r.y * v[1] + r.z * v[2])
+        let p = r.x * v[0] + r.y * v[1] + r.z * v[2]
+        return p < 0 ? 0 : p
     }
 
     /// The corrected rate `(ω − b̂) / (1 + k̂)`.

@@ -421,7 +421,10 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             nominal = magnetic.judge(
                 norm: norm, direction: e, lowPassRate: restGyro, dt: dt, currentGain: stepGains.magCurrent,
                 referenceGain: stepGains.magReference,
-                verticalBiasSigma: kalman.verticalBiasVariance.squareRoot(), gain: &gain)
+                verticalBiasSigma: kalman.biasVariance(
+                    along: attitude.sixD.inverseAct(on: SIMD3(0, 0, 1))
+                ).squareRoot(),
+                gain: &gain)
         }
 
         // Disagreement: the angle about +z that takes the horizontal field (in E9) to north (+x).

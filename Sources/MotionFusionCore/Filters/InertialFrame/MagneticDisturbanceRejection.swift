@@ -75,8 +75,8 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
     /// `gain` accordingly: unchanged when undisturbed, 0 while rejecting, divided by
     /// `rejectionGainFactor` after the rejection budget is spent. `verticalBiasSigma` (rad/s) is the
     /// standard deviation of the gyroscope bias along the vertical, which sets the budget the first
-    /// reference makes available (0: the whole budget); it is evaluated only then. Returns whether
-    /// the field is undisturbed (the gain is the nominal one).
+    /// reference makes available (0: the whole budget, NaN: none); it is evaluated only then.
+    /// Returns whether the field is undisturbed (the gain is the nominal one).
     @inlinable
     mutating func judge(
         norm: Scalar, direction e: SIMD3<Scalar>, lowPassRate: SIMD3<Scalar>, dt: Scalar,
@@ -124,8 +124,18 @@ struct MagneticDisturbanceRejection<Scalar: FusionScalar>: Sendable {
                     let longest = parameters.maximumRejectionDuration
                     let psi = parameters.magneticHeadingUncertainty
                     let sigma = verticalBiasSigma()
-                    let allowed = sigma > 0 ? min(longest, psi / sigma) : longest
-                    rejectionTime = min(rejectionTime, longest - allowed)
+                    // ψ = 0: no budget; σ = 0 (a bias known exactly): all of it; an unusable σ
+                    // (NaN): none. Before the first reference nothing has been earned back, so the
+                    // spent time is set, not lowered (a maximum raised since init counts too).
+                    let allowed: Scalar
+                    if psi == 0 || sigma.isNaN {
+                        allowed = 0
+                    } else if sigma > 0 {
+                        allowed = min(longest, psi / sigma)
+                    } else {
+                        allowed = longest
+                    }
+                    rejectionTime = longest - allowed
                 }
                 reference = candidate
                 disturbed = false
