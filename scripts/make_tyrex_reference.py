@@ -22,7 +22,8 @@ for m in manifest:
     nine_errors = S.errors(S.run_peer("vqf", d, False), d["quat"], d["score"], True)
     nine, kept = nine_errors["total"], nine_errors["total_no_heading_removal"]
     six = S.errors(S.run_peer("vqf", d, True), d["quat"], d["score"], False)["inclination"]
-    rows.append(f"{m['trial']},{m['trial'].split('_')[-1]},{int(m['disturbed'])},{nine:.6f},{six:.6f},{kept:.6f}")
+    motion = m['trial'].split('_')[-1]
+    rows.append(f"{m['trial']},{motion},{int(m['disturbed'])},{nine:.6f},{six:.6f},{kept:.6f}")
     print(rows[-1], flush=True)
 out = repo / "Reference" / "tyrex_vqf.csv"
 out.write_text("\n".join(rows) + "\n")

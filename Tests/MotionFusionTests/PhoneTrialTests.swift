@@ -82,8 +82,9 @@ enum TyrexData {
 
     /// score_tyrex.py's RMSE in degrees: BROAD's errors (``OrientationErrors``, through
     /// ``IMURecording/score(_:)``), in 9D the total error after turning the estimates by the constant
-    /// heading offset (the circular mean of the signed heading error over the scored samples), in 6D
-    /// the inclination error.
+    /// heading offset (the circular mean of the signed heading error over the scored samples; with
+    /// `keepHeading`, without that turn: score_tyrex.py's `total_no_heading_removal`), in 6D the
+    /// inclination error.
     static func score(
         _ estimates: [Quaternion<Double>], _ r: IMURecording, nineD: Bool, keepHeading: Bool = false
     ) -> Double {
@@ -110,12 +111,13 @@ enum TyrexData {
 struct PhoneTrialTests {
     /// The default filter against VQF 2.1.2's defaults on all 36 development trials: ahead in the
     /// mean of both 9D total and 6D inclination, and no motion class (three phones, with and without
-    /// disturbance) worse than 1.1 times VQF. Also ahead with the constant heading offset kept, where
-    /// the start counts: the users are already moving when the recordings begin.
+    /// disturbance) worse than 1.1 times VQF. Also ahead with the constant heading offset kept,
+    /// where the start counts: the users are already moving when the recordings begin.
     @Test func inertialFrameFilterBeatsVQFOnThePhones() throws {
         let references = try TyrexData.references()
         #expect(references.count == 36)
-        let results = Lock([(nine: Double, six: Double, kept: Double)?](repeating: nil, count: references.count))
+        let results = Lock(
+            [(nine: Double, six: Double, kept: Double)?](repeating: nil, count: references.count))
         let failure = Lock<(any Error)?>(nil)
         DispatchQueue.concurrentPerform(iterations: references.count) { i in
             do {
@@ -141,7 +143,8 @@ struct PhoneTrialTests {
         #expect(ours6 < vqf6, "6D inclination: ours \(ours6)°, VQF \(vqf6)°")
         let oursKept = scores.map(\.kept).reduce(0, +) / n
         let vqfKept = references.map(\.total9DHeadingKept).reduce(0, +) / n
-        #expect(oursKept < vqfKept, "9D total, heading offset kept: ours \(oursKept)°, VQF \(vqfKept)°")
+        #expect(
+            oursKept < vqfKept, "9D total, heading offset kept: ours \(oursKept)°, VQF \(vqfKept)°")
         for motion in Set(references.map(\.motion)) {
             let members = references.indices.filter { references[$0].motion == motion }
             let ratio9 = members.map { scores[$0].nine }.reduce(0, +) / members.map { references[$0].total9D }.reduce(0, +)

@@ -10,7 +10,7 @@ extension InertialFrameFilter {
         /// away more linear acceleration; shorter follows gyroscope drift more closely. Default 4 (the
         /// sum of both errors is smallest between 2 s and 4 s for a residual drift of 0.1–0.5°/s,
         /// nearer 4 s the smaller the drift; 3 s until the leave-one-out choice over BROAD and the
-        /// smartphone trials picked 4 s in 41 of 45 folds; in all 45 with the current filter).
+        /// smartphone trials picked 4 s; see <doc:InertialFrameFiltering>).
         /// Valid range: > 0, finite.
         public var accelerometerTimeConstant: Scalar
         /// Estimate the gyroscope's sensitivity per axis from the corrections while the sensor
