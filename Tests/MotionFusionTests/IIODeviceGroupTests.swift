@@ -202,7 +202,9 @@ struct IIODeviceGroupTests {
         #expect((run.manager.error as? IIOBufferError) == .disconnected(path: pair.imu.fifo, pendingBytes: 0))
     }
 
-    /// `stop()` from another thread wakes a `next()` waiting for data; the devices are put back.
+    /// `stop()` from another thread wakes a `next()` waiting for data; the devices are put back. The
+    /// stop comes from a thread of its own: a block on a global queue can wait longer than the
+    /// source's 5 s of silence while other suites keep the pool busy (a CI run saw that).
     @Test func stopWakesAWaitingNext() throws {
         let pair = try FakeIMUPair()
         defer { pair.cleanUp() }
@@ -212,7 +214,10 @@ struct IIODeviceGroupTests {
         let group = try IIODeviceGroup(
             devices: [try pair.imu.iioDevice, try pair.magnetometer.iioDevice], characterDeviceFolder: pair.root + "/dev",
             timestampOrigin: 0)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { group.stop() }
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.2)
+            group.stop()
+        }
         #expect(try group.next() == nil)
         #expect(try pair.imu.read("buffer0/enable") == "0" && pair.magnetometer.read("buffer0/enable") == "0")
         #expect(try group.next() == nil)
