@@ -134,7 +134,7 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     /// stays NaN.
     @inlinable
     func biasVariance(along r: SIMD3<Scalar>) -> Scalar {
-        let v = covariance.c0 * r.x + covariance.c1 * r.y + covariance.c2 * r.z
+        let v = covariance.times(SIMD8(r.x, r.y, r.z, 0, 0, 0, 0, 0))
         let p = r.x * v[0] + r.y * v[1] + r.z * v[2]
         return p < 0 ? 0 : p
     }
