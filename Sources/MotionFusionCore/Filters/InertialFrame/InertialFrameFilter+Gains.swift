@@ -34,6 +34,8 @@ extension InertialFrameFilter {
         @usableFromInline var mag: Scalar = 0
         @usableFromInline var magCurrent: Scalar = 0
         @usableFromInline var magReference: Scalar = 0
+        /// The magnetometer lag estimate's high-pass gain (``MagnetometerLatency/highPassTime``).
+        @usableFromInline var latencyHighPass: Scalar = 0
 
         @inlinable init() {}
 
@@ -49,6 +51,7 @@ extension InertialFrameFilter {
             mag = FirstOrder.gain(dt: dt, timeConstant: tauMag)
             magCurrent = FirstOrder.gain(dt: dt, timeConstant: tauCurrent)
             magReference = FirstOrder.gain(dt: dt, timeConstant: tauReference)
+            latencyHighPass = FirstOrder.gain(dt: dt, timeConstant: MagnetometerLatency<Scalar>.highPassTime)
         }
 
         @inlinable

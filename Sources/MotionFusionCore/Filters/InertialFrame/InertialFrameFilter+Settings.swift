@@ -35,8 +35,29 @@ extension InertialFrameFilter {
         /// `τ = (σ_ψ / (2 σ_b))^(2/3) s^(1/3)`, 19–30 s. Leave-one-out choices on BROAD alone, on
         /// the smartphone trials alone and on both all pick 30 s (it was 20). A gyroscope whose
         /// bias is not yet known (uncalibrated, no rest) lags `b_z τ` in heading: calibrate it or
-        /// choose a shorter τ. Valid range: > 0, finite.
+        /// choose a shorter τ. With ``adaptsHeadingTimeConstant`` this is the longest heading time
+        /// constant, the one used while the device does not turn. Valid range: > 0, finite.
         public var magnetometerTimeConstant: Scalar
+        /// Shorten the heading time constant while the device turns, and lengthen it back toward
+        /// τ_m when the magnetometer proves noisier than ``magneticHeadingUncertainty``. Default true.
+        ///
+        /// The gyroscope's sensitivity errors (their uncertainty is the Kalman filter's, at most
+        /// ``gyroscopeScaleUncertainty``) turn the heading in proportion to the angle turned, so
+        /// while the device turns the heading drifts faster than the residual bias alone makes it;
+        /// the time constant that balances drift against the magnetometer's error (see τ_m) is then
+        /// `(ψ² · 1 s / (4 σ_d²))^(1/3)`, where `σ_d² = σ_0² + Σᵢ P_kᵢ ūᵢ²`: σ_0 is the drift for
+        /// which τ_m is that balance, `P_k` the sensitivities' covariance and `ū` the low-pass
+        /// (over the heading time constant) of the rate's contributions to the turn about the vertical.
+        /// ψ is the larger of ``magneticHeadingUncertainty`` and the RMS of the heading
+        /// disagreements seen over τ_m at undisturbed steps. The result is never above τ_m.
+        public var adaptsHeadingTimeConstant: Bool
+        /// Estimate how long the magnetometer lags the gyroscope, and compensate the lag. Default
+        /// true. A reading `d` seconds late, taken while the sensor turns at ω, errs by `d ω × m`;
+        /// where the field dips steeply, a 10-ms lag at 300°/s errs the heading by several degrees.
+        /// The lag is the slope of the field's fast changes in the almost inertial frame on those
+        /// that `ω × m` predicts (see <doc:InertialFrameFiltering>), bounded to ±0.1 s; the estimate
+        /// is ``InertialFrameFilter/magnetometerLatency``.
+        public var estimatesMagnetometerLatency: Bool
         /// Estimate the gyroscope bias while the sensor rests. Default true.
         public var estimatesBiasAtRest: Bool
         /// Estimate the gyroscope bias from the inclination (and, in 9D, heading) corrections while
@@ -144,7 +165,8 @@ extension InertialFrameFilter {
         public init(
             accelerometerTimeConstant: Scalar = 4, estimatesScaleInMotion: Bool = true,
             gyroscopeScaleUncertainty: Scalar = 0.003, scaleForgettingTime: Scalar = 1000,
-            magnetometerTimeConstant: Scalar = 30,
+            magnetometerTimeConstant: Scalar = 30, adaptsHeadingTimeConstant: Bool = true,
+            estimatesMagnetometerLatency: Bool = true,
             estimatesBiasAtRest: Bool = true, estimatesBiasInMotion: Bool = true,
             estimatesVerticalBiasFromMagnetometer: Bool = true,
             biasInitialSigma: Scalar = 0.5 * .pi / 180, biasForgettingTime: Scalar = 100,
@@ -164,6 +186,8 @@ extension InertialFrameFilter {
         ) {
             self.accelerometerTimeConstant = accelerometerTimeConstant
             self.magnetometerTimeConstant = magnetometerTimeConstant
+            self.adaptsHeadingTimeConstant = adaptsHeadingTimeConstant
+            self.estimatesMagnetometerLatency = estimatesMagnetometerLatency
             self.gyroscopeScaleUncertainty = gyroscopeScaleUncertainty
             self.estimatesScaleInMotion = estimatesScaleInMotion
             self.scaleForgettingTime = scaleForgettingTime
@@ -212,6 +236,8 @@ extension InertialFrameFilter.Settings {
         if let v = try c.decodeIfPresent(type(of: s.gyroscopeScaleUncertainty), forKey: .gyroscopeScaleUncertainty) { s.gyroscopeScaleUncertainty = v }
         if let v = try c.decodeIfPresent(type(of: s.scaleForgettingTime), forKey: .scaleForgettingTime) { s.scaleForgettingTime = v }
         if let v = try c.decodeIfPresent(type(of: s.magnetometerTimeConstant), forKey: .magnetometerTimeConstant) { s.magnetometerTimeConstant = v }
+        if let v = try c.decodeIfPresent(type(of: s.adaptsHeadingTimeConstant), forKey: .adaptsHeadingTimeConstant) { s.adaptsHeadingTimeConstant = v }
+        if let v = try c.decodeIfPresent(type(of: s.estimatesMagnetometerLatency), forKey: .estimatesMagnetometerLatency) { s.estimatesMagnetometerLatency = v }
         if let v = try c.decodeIfPresent(type(of: s.estimatesBiasAtRest), forKey: .estimatesBiasAtRest) { s.estimatesBiasAtRest = v }
         if let v = try c.decodeIfPresent(type(of: s.estimatesBiasInMotion), forKey: .estimatesBiasInMotion) { s.estimatesBiasInMotion = v }
         if let v = try c.decodeIfPresent(type(of: s.estimatesVerticalBiasFromMagnetometer), forKey: .estimatesVerticalBiasFromMagnetometer) { s.estimatesVerticalBiasFromMagnetometer = v }

@@ -149,6 +149,13 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
 
     /// Magnetic disturbance detection and rejection.
     @usableFromInline var magnetic: MagneticDisturbanceRejection<Scalar>
+    /// The magnetometer's lag behind the gyroscope and its compensation.
+    @usableFromInline var latency = MagnetometerLatency<Scalar>()
+    /// The heading gain of the last correction step when nothing reduces it (0: none yet), which
+    /// the Kalman filter's vertical measurement model follows.
+    @usableFromInline var nominalHeadingGain: Scalar = 0
+    /// The mean square heading disagreement over τ_m at undisturbed steps, rad² (0: none yet).
+    @usableFromInline var disagreementVariance: Scalar = 0
     // Heading start-up.
     @usableFromInline var headingInitCount: Scalar = 0  // > 0: fast initial averaging, 1/N gains
     @usableFromInline var headingSeeded = false  // a field has set the heading
@@ -222,6 +229,11 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// The last heading disagreement, rad: how far the 9D heading is from the magnetometer's.
     @inlinable public var headingDisagreement: Scalar { lastHeadingDisagreement }
 
+    /// The estimated lag of the magnetometer's readings behind the gyroscope's, s (0 until the
+    /// sensor has turned, and always 0 without
+    /// ``Settings-swift.struct/estimatesMagnetometerLatency``).
+    @inlinable public var magnetometerLatency: Scalar { latency.estimate }
+
     /// The learned reference field norm (µT) and dip angle (rad, positive downward), or nil before the
     /// first reference.
     @inlinable public var magneticReference: (norm: Scalar, dip: Scalar)? {
@@ -234,6 +246,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             strapdown: (settings.frame.fromNWU(Scalar.self).conjugate * attitude).normalized())
         accFilterSeeded = false
         kalman.restartMeasurements()
+        latency.restart()
         clearAverages()
         headingInitCount = 0
         headingSeeded = true  // the given attitude has a heading
@@ -257,6 +270,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         attitude = SplitAttitude(strapdown: tilt)
         accFilterSeeded = false
         kalman.restartMeasurements()
+        latency.restart()
         clearAverages()
         headingInitCount = 0
         headingSeeded = false
@@ -328,7 +342,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         if let magnetometer {
             let m2 = (magnetometer * magnetometer).sum()
             if m2.isNormal {
-                magSum += attitude.strapdown.act(on: magnetometer)
+                let reading = settings.estimatesMagnetometerLatency
+                    ? latency.compensated(magnetometer, rate: rate) : magnetometer
+                magSum += attitude.strapdown.act(on: reading)
                 magCount += 1
             }
         }
@@ -378,6 +394,11 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         }
         var headingCorrection: Scalar? = nil
         if magCount > 0 {
+            if settings.estimatesMagnetometerLatency {
+                latency.step(
+                    strapdown: attitude.strapdown, highPassGain: stepGains.latencyHighPass,
+                    averagingGain: stepGains.mag, learns: !(magnetic.disturbed && magnetic.hasReference))
+            }
             headingCorrection = correctHeading(inertialField: magSum / magCount, interval: interval)
         }
         if settings.estimatesBiasAtRest || settings.estimatesBiasInMotion {
@@ -386,7 +407,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 restRate: rest.isResting ? restGyro : nil,
                 accCorrectionRate: accUsed ? accCorrection / interval : nil,
                 headingCorrectionRate: headingCorrection.map { $0 / interval },
-                accelerometerLowPass: stepGains.acc, headingGain: stepGains.mag)
+                accelerometerLowPass: stepGains.acc,
+                headingGain: nominalHeadingGain > 0 ? nominalHeadingGain : stepGains.mag)
         }
         clearAverages()
         refreshOutputRotations()
@@ -414,7 +436,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         guard norm2.isNormal else { return nil }
         let norm = norm2.squareRoot()
         let e = field / norm
-        var gain = stepGains.mag
+        var gain = settings.adaptsHeadingTimeConstant ? adaptiveHeadingGain(interval: dt) : stepGains.mag
+        nominalHeadingGain = gain
         var nominal = true
 
         if settings.rejectsMagneticDisturbances {
@@ -450,8 +473,38 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             }
             if headingInitTime >= settings.magnetometerTimeConstant { headingInitCount = 0 }
         }
+        if nominal {
+            let psi = settings.magneticHeadingUncertainty
+            if disagreementVariance > 0 {
+                FirstOrder.step(&disagreementVariance, toward: disagreement * disagreement, gain: stepGains.mag)
+            } else {
+                disagreementVariance = max(psi * psi, disagreement * disagreement)
+            }
+        }
         let angle = gain * disagreement
         attitude.rotateHeading(by: angle)
         return nominal ? angle : nil
+    }
+
+    /// The heading gain for a step of `interval` seconds with the time constant that balances the
+    /// heading's drift against the magnetometer's error (``Settings-swift.struct/adaptsHeadingTimeConstant``):
+    /// `τ = (ψ² · 1 s / (4 σ_d²))^(1/3)`, at most τ_m, with `σ_d² = σ_0² + Σᵢ P_kᵢ ūᵢ²`. σ_0 is the
+    /// drift for which τ_m is the balance at the configured ψ, `P_kᵢ` the sensitivity variances and
+    /// `ū` the low-pass rate contributions to the turn about the vertical (the Kalman filter's
+    /// vertical row for the sensitivities); ψ² is the larger of the configured one and the mean
+    /// square disagreement.
+    @inlinable
+    func adaptiveHeadingGain(interval dt: Scalar) -> Scalar {
+        let tauM = settings.magnetometerTimeConstant
+        let psi = settings.magneticHeadingUncertainty
+        guard psi > 0 else { return stepGains.mag }
+        let longest = tauM * tauM * tauM
+        let base = psi * psi / (4 * longest)  // σ_0²
+        let p = kalman.covariance.diagonal
+        let u = kalman.lowPassVerticalK
+        let drift2 = base + p[3] * u.x * u.x + p[4] * u.y * u.y + p[5] * u.z * u.z
+        let cube = max(psi * psi, disagreementVariance) / (4 * drift2)  // τ³, s³
+        guard cube.isFinite, cube > 0, cube < longest else { return stepGains.mag }
+        return FirstOrder.gain(dt: dt, timeConstant: Scalar.pow(cube, 1 / 3 as Scalar))
     }
 }
