@@ -99,8 +99,13 @@ struct InertialFrameFilterTests {
 
     /// A turning recording (net rotation about every axis, which is what reveals a scale error; the
     /// back-and-forth motion of `SyntheticMotion` averages it out): 100 Hz, exact truth by
-    /// sub-stepping, gyroscope = scale ⊙ ω + bias + noise, accelerometer and magnetometer with noise.
-    static func turning(duration: Double, scale: SIMD3<Double>, bias: SIMD3<Double>) -> IMURecording {
+    /// sub-stepping, gyroscope = scale ⊙ ω + bias + noise, accelerometer and magnetometer with noise;
+    /// the magnetometer reads the field of `magnetometerDelay` samples earlier (the start's attitude
+    /// before that), plus a field `sensorField` fixed to the sensor (hard iron, µT).
+    static func turning(
+        duration: Double, scale: SIMD3<Double>, bias: SIMD3<Double>, magnetometerDelay: Int = 0,
+        sensorField: SIMD3<Double> = .zero
+    ) -> IMURecording {
         var random = SplitMix64(seed: 21)
         func noise(_ sigma: Double) -> SIMD3<Double> {
             SIMD3(
@@ -126,8 +131,9 @@ struct InertialFrameFilterTests {
             recording.timestamps.append(t)
             recording.gyroscope.append(rate(t) * scale + bias + noise(0.003))
             recording.accelerometer.append(q.inverseAct(on: SIMD3(0, 0, 9.81)) + noise(0.03))
-            recording.magnetometer!.append(q.inverseAct(on: SIMD3(0, 20, -45)) + noise(0.2))
             recording.truth!.append(q)
+            let late = recording.truth![max(0, i - magnetometerDelay)]
+            recording.magnetometer!.append(late.inverseAct(on: SIMD3(0, 20, -45)) + sensorField + noise(0.2))
         }
         return recording
     }
