@@ -19,9 +19,13 @@ import RealModule
 ///   up. Linear acceleration faster than the time constant averages away instead of tilting the
 ///   estimate; the gyroscope carries the fast motion.
 /// - `h` (E6 → E9), a rotation about the vertical that points the horizontal magnetic field north,
-///   moved a fraction `1 − exp(−T/τ_m)` of the disagreement per correction step
-///   (``Settings-swift.struct/magnetometerTimeConstant``), so the magnetometer never touches the
-///   inclination. `c ⊗ g` is the 6D estimate (``quaternion6D``), `h ⊗ c ⊗ g` the 9D one.
+///   moved a fraction `1 − exp(−T/τ)` of the disagreement per correction step, so the magnetometer
+///   never touches the inclination. τ is ``Settings-swift.struct/magnetometerTimeConstant`` (τ_m)
+///   while the device does not turn and shorter while the gyroscope's sensitivity errors make the
+///   heading drift faster (``Settings-swift.struct/adaptsHeadingTimeConstant``); each reading is
+///   first corrected for the magnetometer's estimated lag behind the gyroscope
+///   (``Settings-swift.struct/estimatesMagnetometerLatency``, ``magnetometerLatency``).
+///   `c ⊗ g` is the 6D estimate (``quaternion6D``), `h ⊗ c ⊗ g` the 9D one.
 ///
 /// **Gyroscope bias and sensitivity** are a six-state Kalman filter: measured rate =
 /// (1 + k) ⊙ true rate + b (``gyroscopeBias``, ``gyroscopeBiasSigma``, ``gyroscopeScale``,
@@ -156,6 +160,9 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var nominalHeadingGain: Scalar = 0
     /// The mean square heading disagreement over τ_m at undisturbed steps, rad² (0: none yet).
     @usableFromInline var disagreementVariance: Scalar = 0
+    /// The last adaptive heading time constant below τ_m, s (0: none yet), where the next cube root
+    /// starts.
+    @usableFromInline var headingTimeConstant: Scalar = 0
     // Heading start-up.
     @usableFromInline var headingInitCount: Scalar = 0  // > 0: fast initial averaging, 1/N gains
     @usableFromInline var headingSeeded = false  // a field has set the heading
@@ -494,7 +501,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// vertical row for the sensitivities); ψ² is the larger of the configured one and the mean
     /// square disagreement.
     @inlinable
-    func adaptiveHeadingGain(interval dt: Scalar) -> Scalar {
+    mutating func adaptiveHeadingGain(interval dt: Scalar) -> Scalar {
         let tauM = settings.magnetometerTimeConstant
         let psi = settings.magneticHeadingUncertainty
         guard psi > 0 else { return stepGains.mag }
@@ -504,7 +511,22 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         let u = kalman.lowPassVerticalK
         let drift2 = base + p[3] * u.x * u.x + p[4] * u.y * u.y + p[5] * u.z * u.z
         let cube = max(psi * psi, disagreementVariance) / (4 * drift2)  // τ³, s³
-        guard cube.isFinite, cube > 0, cube < longest else { return stepGains.mag }
-        return FirstOrder.gain(dt: dt, timeConstant: Scalar.pow(cube, 1 / 3 as Scalar))
+        guard cube.isFinite, cube > 0, cube < longest else {
+            headingTimeConstant = 0
+            return stepGains.mag
+        }
+        // The cube root by Newton's method, from the last one (τ changes slowly, so a step or two
+        // suffice) or τ_m: one step lands at or above the root, from where each step decreases
+        // monotonically until rounding stops it. Plain arithmetic, so a microcontroller's result is
+        // the host's bit for bit (a libm `pow` need not be).
+        var tau = headingTimeConstant > 0 && headingTimeConstant < tauM ? headingTimeConstant : tauM
+        tau = (2 * tau + cube / (tau * tau)) / 3
+        for _ in 0..<64 {
+            let next = (2 * tau + cube / (tau * tau)) / 3
+            guard next < tau else { break }
+            tau = next
+        }
+        headingTimeConstant = tau
+        return FirstOrder.gain(dt: dt, timeConstant: tau)
     }
 }
