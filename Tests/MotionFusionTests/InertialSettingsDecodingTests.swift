@@ -31,6 +31,22 @@ import Testing
         #expect(decoded == expected)
     }
 
+    @Test func settingsOfVersionsWithoutTheMagnetometerLagDecodeToTheNewDefaults() throws {
+        var custom = Settings()
+        custom.adaptsHeadingTimeConstant = false
+        custom.estimatesMagnetometerLatency = false
+        custom.magnetometerTimeConstant = 12
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(custom)) as? [String: Any])
+        // Versions before the lag estimate and the adaptive heading time constant had neither field.
+        object.removeValue(forKey: "adaptsHeadingTimeConstant")
+        object.removeValue(forKey: "estimatesMagnetometerLatency")
+        let decoded = try JSONDecoder().decode(Settings.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(decoded.adaptsHeadingTimeConstant)
+        #expect(decoded.estimatesMagnetometerLatency)
+        #expect(decoded.magnetometerTimeConstant == 12)
+    }
+
     @Test func everyFieldRoundTrips() throws {
         // Every field away from its default (numbers × 1.5, switches flipped, another frame), so a
         // field that init(from:) forgot would decode to its default and differ.
