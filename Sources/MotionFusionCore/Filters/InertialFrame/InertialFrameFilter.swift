@@ -107,6 +107,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             settings = settings.clamped()
             kalman.parameters = .init(settings)
             magnetic.parameters = .init(settings)
+            // Switched off, the lag is 0 (as documented); switched on again it is learned afresh.
+            if !settings.estimatesMagnetometerLatency { latency = MagnetometerLatency() }
         }
     }
 
@@ -520,13 +522,16 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         // monotonically until rounding stops it. Plain arithmetic, so a microcontroller's result is
         // the host's bit for bit (a libm `pow` need not be).
         var tau = headingTimeConstant > 0 && headingTimeConstant < tauM ? headingTimeConstant : tauM
-        tau = (2 * tau + cube / (tau * tau)) / 3
+        tau = min(tauM, (2 * tau + cube / (tau * tau)) / 3)
         for _ in 0..<64 {
             let next = (2 * tau + cube / (tau * tau)) / 3
             guard next < tau else { break }
             tau = next
         }
         headingTimeConstant = tau
-        return FirstOrder.gain(dt: dt, timeConstant: tau)
+        // At least 16 steps: the magnetometer's noise cannot take the heading over, and
+        // FirstOrder.gain stays in its series (no libm, so a microcontroller's bits are the host's).
+        // With the defaults τ stays above 3.9 s on BROAD and the phones.
+        return FirstOrder.gain(dt: dt, timeConstant: max(tau, 16 * dt))
     }
 }
