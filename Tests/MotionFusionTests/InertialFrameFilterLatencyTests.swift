@@ -68,6 +68,11 @@ import Testing
         settings.estimatesMagnetometerLatency = false
         let (filter, _) = InertialFrameFilterTests.run(InertialFrameFilter<Double>(settings: settings), recording)
         #expect(filter.magnetometerLatency == 0)
+        // Switched off while running: the estimate learned so far is dropped.
+        var running = InertialFrameFilterTests.run(InertialFrameFilter<Double>(), recording).0
+        #expect(running.magnetometerLatency > 0.01, "\(running.magnetometerLatency) s after 30 s")
+        running.settings.estimatesMagnetometerLatency = false
+        #expect(running.magnetometerLatency == 0)
     }
 
     @Test func whileTurningTheShorterHeadingTimeConstantFollowsASensitivityError() {
