@@ -66,7 +66,11 @@ extension InertialFrameFilter {
         /// Let the heading correction observe the vertical bias component in 9D. Default true.
         public var estimatesVerticalBiasFromMagnetometer: Bool
         /// The bias standard deviation before any measurement, rad/s; also the ceiling the
-        /// uncertainty grows back to. Default 0.5°/s. Valid range: > 0, finite.
+        /// uncertainty grows back to. Default 0.5°/s: a gyroscope calibrated at start (by the
+        /// operating system, ``GyroscopeCalibrator`` or a rest). For one that is not (raw MEMS
+        /// readings that never rest), give its zero-rate offset tolerance, a few °/s: on
+        /// uncalibrated phones 2°/s puts the filter ahead of VQF, where 0.5°/s leaves it behind
+        /// (<doc:AccuracyResults>). Valid range: > 0, finite.
         public var biasInitialSigma: Scalar
         /// s: the time in which an unobserved bias is expected to drift by ``biasDrift``. Default 100.
         /// Also the time constant of the reference gravity norm against which the accelerometer's
