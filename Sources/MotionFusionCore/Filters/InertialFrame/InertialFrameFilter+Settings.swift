@@ -35,7 +35,7 @@ extension InertialFrameFilter {
         /// `τ = (σ_ψ / (2 σ_b))^(2/3) s^(1/3)`, 19–30 s. Leave-one-out choices on BROAD alone, on
         /// the smartphone trials alone and on both all pick 30 s (it was 20). A gyroscope whose
         /// bias is not yet known (uncalibrated, no rest) lags `b_z τ` in heading: calibrate it or
-        /// choose a shorter τ. With ``adaptsHeadingTimeConstant`` this is the longest heading time
+        /// widen ``biasInitialSigma``. With ``adaptsHeadingTimeConstant`` this is the longest heading time
         /// constant, the one used while the device does not turn. Valid range: > 0, finite.
         public var magnetometerTimeConstant: Scalar
         /// Shorten the heading time constant while the device turns, and lengthen it back toward
@@ -69,8 +69,8 @@ extension InertialFrameFilter {
         /// uncertainty grows back to. Default 0.5°/s: a gyroscope calibrated at start (by the
         /// operating system, ``GyroscopeCalibrator`` or a rest). For one that is not (raw MEMS
         /// readings that never rest), give its zero-rate offset tolerance, a few °/s: on
-        /// uncalibrated phones 2°/s puts the filter ahead of VQF, where 0.5°/s leaves it behind
-        /// (<doc:AccuracyResults>). Valid range: > 0, finite.
+        /// uncalibrated phones 2°/s puts the filter ahead of VQF in 9D, where 0.5°/s leaves it
+        /// behind (<doc:AccuracyResults>). Valid range: > 0, finite.
         public var biasInitialSigma: Scalar
         /// s: the time in which an unobserved bias is expected to drift by ``biasDrift``. Default 100.
         /// Also the time constant of the reference gravity norm against which the accelerometer's
