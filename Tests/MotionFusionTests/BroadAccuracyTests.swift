@@ -19,20 +19,12 @@ struct BroadAccuracyTests {
         _ filter: F
     ) throws -> [(nine: OrientationErrorSummary, six: OrientationErrorSummary)] {
         let trials = BroadData.trials
-        let results = Lock([(OrientationErrorSummary, OrientationErrorSummary)?](repeating: nil, count: trials.count))
-        let failure = Lock<(any Error)?>(nil)
-        DispatchQueue.concurrentPerform(iterations: trials.count) { i in
-            do {
-                let trial = try BroadData.recording(trials[i])
-                let nine = trial.score(trial.fuse(filter).map(\.quaternion))!
-                let six = trial.score(trial.fuse(filter, useMagnetometer: false).map(\.quaternion))!
-                results.withLock { $0[i] = (nine, six) }
-            } catch {
-                failure.withLock { $0 = error }
-            }
+        return try concurrentMap(trials.count) { i in
+            let trial = try BroadData.recording(trials[i])
+            let nine = trial.score(trial.fuse(filter).map(\.quaternion))!
+            let six = trial.score(trial.fuse(filter, useMagnetometer: false).map(\.quaternion))!
+            return (nine, six)
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-        return results.withLock { $0.map { ($0!.0, $0!.1) } }
     }
 
     @Test func madgwickPaperEquationsMeetBroadsMadgwickFigures() throws {

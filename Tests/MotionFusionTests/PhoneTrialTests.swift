@@ -84,19 +84,20 @@ enum TyrexData {
         return r
     }
 
-    /// The constant gyroscope bias the dataset's converter removed from a trial (manifest.jsonl's
-    /// `gyro_bias_removed_rad_s`), rad/s; score_tyrex.py --raw-gyro adds it back.
-    static func removedGyroscopeBias(_ trial: String) throws -> SIMD3<Double> {
+    /// The constant gyroscope bias the dataset's converter removed from each trial (manifest.jsonl's
+    /// `gyro_bias_removed_rad_s`), rad/s, by trial name; score_tyrex.py --raw-gyro adds it back.
+    static func removedGyroscopeBiases() throws -> [String: SIMD3<Double>] {
         let text = try String(
             contentsOf: folder.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+        var biases: [String: SIMD3<Double>] = [:]
         for line in text.split(separator: "\n") {
-            guard let entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                entry["trial"] as? String == trial
-            else { continue }
+            let entry = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "manifest line \(line)")
+            let trial = try #require(entry["trial"] as? String, "manifest line \(line)")
             let b = try #require(entry["gyro_bias_removed_rad_s"] as? [Double], "\(trial): no removed bias")
-            return SIMD3(b[0], b[1], b[2])
+            biases[trial] = SIMD3(b[0], b[1], b[2])
         }
-        throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(trial) not in the manifest"])
+        return biases
     }
 
     /// score_tyrex.py's RMSE in degrees: BROAD's errors (``OrientationErrors``, through
@@ -135,24 +136,15 @@ struct PhoneTrialTests {
     @Test func inertialFrameFilterBeatsVQFOnThePhones() throws {
         let references = try TyrexData.references()
         #expect(references.count == 36)
-        let results = Lock(
-            [(nine: Double, six: Double, kept: Double)?](repeating: nil, count: references.count))
-        let failure = Lock<(any Error)?>(nil)
-        DispatchQueue.concurrentPerform(iterations: references.count) { i in
-            do {
-                let r = try TyrexData.recording(references[i].trial)
-                let estimates = r.fuse(InertialFrameFilter<Double>()).map(\.quaternion)
-                let nine = TyrexData.score(estimates, r, nineD: true)
-                let kept = TyrexData.score(estimates, r, nineD: true, keepHeading: true)
-                let six = TyrexData.score(
-                    r.fuse(InertialFrameFilter<Double>(), useMagnetometer: false).map(\.quaternion), r, nineD: false)
-                results.withLock { $0[i] = (nine, six, kept) }
-            } catch {
-                failure.withLock { $0 = error }
-            }
+        let scores = try concurrentMap(references.count) { i in
+            let r = try TyrexData.recording(references[i].trial)
+            let estimates = r.fuse(InertialFrameFilter<Double>()).map(\.quaternion)
+            let nine = TyrexData.score(estimates, r, nineD: true)
+            let kept = TyrexData.score(estimates, r, nineD: true, keepHeading: true)
+            let six = TyrexData.score(
+                r.fuse(InertialFrameFilter<Double>(), useMagnetometer: false).map(\.quaternion), r, nineD: false)
+            return (nine: nine, six: six, kept: kept)
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-        let scores = results.withLock { $0.map { $0! } }
         let n = Double(scores.count)
         let ours9 = scores.map(\.nine).reduce(0, +) / n
         let ours6 = scores.map(\.six).reduce(0, +) / n
@@ -186,25 +178,19 @@ struct PhoneTrialTests {
         let references = try TyrexData.references()
         #expect(references.count == 36)
         let settings = InertialFrameFilter<Double>.Settings(biasInitialSigma: 2 * .pi / 180)
-        let results = Lock([(nine: Double, six: Double)?](repeating: nil, count: references.count))
-        let failure = Lock<(any Error)?>(nil)
-        DispatchQueue.concurrentPerform(iterations: references.count) { i in
-            do {
-                var r = try TyrexData.recording(references[i].trial)
-                let bias = try TyrexData.removedGyroscopeBias(references[i].trial)
-                r.gyroscope = r.gyroscope.map { $0 + bias }
-                let nine = TyrexData.score(
-                    r.fuse(InertialFrameFilter<Double>(settings: settings)).map(\.quaternion), r, nineD: true)
-                let six = TyrexData.score(
-                    r.fuse(InertialFrameFilter<Double>(settings: settings), useMagnetometer: false).map(\.quaternion),
-                    r, nineD: false)
-                results.withLock { $0[i] = (nine, six) }
-            } catch {
-                failure.withLock { $0 = error }
-            }
+        let removed = try TyrexData.removedGyroscopeBiases()
+        let scores = try concurrentMap(references.count) { i in
+            let trial = references[i].trial
+            var r = try TyrexData.recording(trial)
+            let bias = try #require(removed[trial], "\(trial): no removed bias in the manifest")
+            r.gyroscope = r.gyroscope.map { $0 + bias }
+            let nine = TyrexData.score(
+                r.fuse(InertialFrameFilter<Double>(settings: settings)).map(\.quaternion), r, nineD: true)
+            let six = TyrexData.score(
+                r.fuse(InertialFrameFilter<Double>(settings: settings), useMagnetometer: false).map(\.quaternion),
+                r, nineD: false)
+            return (nine: nine, six: six)
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-        let scores = results.withLock { $0.map { $0! } }
         let n = Double(scores.count)
         let ours9 = scores.map(\.nine).reduce(0, +) / n
         let ours6 = scores.map(\.six).reduce(0, +) / n
