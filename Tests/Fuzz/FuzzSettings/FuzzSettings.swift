@@ -31,49 +31,138 @@ func decodeAndRun<F: AttitudeFilter, S: Decodable>(
     run(&filter)
 }
 
-/// The JSON of `defaults` with fields replaced as `bytes` say (see the file's comment).
-func edited<S: Encodable>(_ defaults: S, _ bytes: UnsafeBufferPointer<UInt8>) -> Data {
-    guard var object = (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(defaults))) as? [String: Any] else {
-        preconditionFailure("settings do not encode to an object")
+/// The JSON text of a type's defaults, split once into its fields so that each input's edits (see
+/// the file's comment) replace one value's text: no encoding, parsing or serializing of the
+/// defaults per input (they took most of the target's time before). Fields are in key order, as
+/// JSONEncoder writes them with `.sortedKeys`; a field's kind is told by its JSON text, so a 0 or 1
+/// stays a number.
+struct Template {
+    enum Kind { case bool, string, number, vector, matrix }
+    struct Field {
+        var key: String
+        var kind: Kind
+        var text: String  // the value's JSON text
+        var rows: [[String]]  // a vector's numbers (one row) or a matrix's rows; else empty
     }
-    let keys = object.keys.sorted()
-    var i = 0
-    while i + 10 <= bytes.count, !keys.isEmpty {
-        let key = keys[Int(bytes[i]) % keys.count]
-        var bits: UInt64 = 0
-        for k in 0..<8 { bits |= UInt64(bytes[i + 2 + k]) << (8 * k) }
-        let value = Double(bitPattern: bits)
-        let pick = Int(bytes[i + 1])
-        i += 10
-        guard value.isFinite else { continue }  // JSON has no NaN or infinity
-        switch object[key] {
-        case is Bool: object[key] = bits & 1 == 1
-        case is String: object[key] = ["enu", "nwu", "ned", "up", ""][pick % 5]
-        case let array as [Any]:
-            // A vector, or a matrix as rows: replace one number.
-            var rows = array
-            if var row = rows[pick % rows.count] as? [Any] {
-                row[(pick / 3) % row.count] = value
-                rows[pick % rows.count] = row
-            } else {
-                rows[pick % rows.count] = value
+    var fields: [Field]
+
+    /// The template of `defaults`, whose unedited text must decode to `S` again.
+    init<S: Codable>(_ defaults: S) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let data = try? encoder.encode(defaults), let text = String(data: data, encoding: .utf8),
+            text.first == "{", text.last == "}"
+        else { preconditionFailure("\(S.self) does not encode to a JSON object") }
+        fields = []
+        for member in Template.split(text.dropFirst().dropLast()) {
+            guard let colon = member.firstIndex(of: ":"), member.first == "\"" else {
+                preconditionFailure("\(S.self): unexpected member \(member)")
             }
-            object[key] = rows
-        default: object[key] = value
+            let key = String(member[member.index(after: member.startIndex)..<member.index(before: colon)])
+            let value = String(member[member.index(after: colon)...])
+            var field = Field(key: key, kind: .number, text: value, rows: [])
+            if value == "true" || value == "false" {
+                field.kind = .bool
+            } else if value.first == "\"" {
+                field.kind = .string
+            } else if value.first == "[" {
+                let elements = Template.split(value.dropFirst().dropLast())
+                if elements.first?.first == "[" {
+                    field.kind = .matrix
+                    field.rows = elements.map { Template.split($0.dropFirst().dropLast()).map(String.init) }
+                } else {
+                    field.kind = .vector
+                    field.rows = [elements.map(String.init)]
+                }
+                precondition(
+                    !field.rows.isEmpty && field.rows.allSatisfy { !$0.isEmpty }, "\(S.self).\(key) is an empty list")
+            }
+            fields.append(field)
         }
+        precondition(!fields.isEmpty, "\(S.self) has no fields")
+        // Unedited, the template is the defaults exactly: what it writes decodes and encodes back
+        // to the same text (else every edited input could be refused without anyone noticing).
+        let decoded = try? JSONDecoder().decode(S.self, from: Data(self.text(fields).utf8))
+        precondition(
+            decoded.flatMap { try? encoder.encode($0) } == data, "\(S.self): the unedited template does not decode back")
     }
-    return (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
+
+    /// The comma-separated parts of a JSON object's or array's inside, split at depth 0.
+    static func split(_ text: Substring) -> [Substring] {
+        var parts: [Substring] = []
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var start = text.startIndex
+        for index in text.indices {
+            let c = text[index]
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+                continue
+            }
+            switch c {
+            case "\"": inString = true
+            case "[", "{": depth += 1
+            case "]", "}": depth -= 1
+            case "," where depth == 0:
+                parts.append(text[start..<index])
+                start = text.index(after: index)
+            default: break
+            }
+        }
+        if start < text.endIndex { parts.append(text[start...]) }
+        return parts
+    }
+
+    func text(_ fields: [Field]) -> String {
+        "{" + fields.map { "\"\($0.key)\":\($0.text)" }.joined(separator: ",") + "}"
+    }
+
+    /// The defaults' JSON with fields replaced as `bytes` say.
+    func edited(_ bytes: UnsafeBufferPointer<UInt8>) -> Data {
+        var fields = self.fields
+        var i = 0
+        while i + 10 <= bytes.count {
+            let f = Int(bytes[i]) % fields.count
+            var bits: UInt64 = 0
+            for k in 0..<8 { bits |= UInt64(bytes[i + 2 + k]) << (8 * k) }
+            let value = Double(bitPattern: bits)
+            let pick = Int(bytes[i + 1])
+            i += 10
+            guard value.isFinite else { continue }  // JSON has no NaN or infinity
+            switch fields[f].kind {
+            case .bool: fields[f].text = bits & 1 == 1 ? "true" : "false"
+            case .string: fields[f].text = ["\"enu\"", "\"nwu\"", "\"ned\"", "\"up\"", "\"\""][pick % 5]
+            case .vector:
+                fields[f].rows[0][pick % fields[f].rows[0].count] = "\(value)"
+                fields[f].text = "[" + fields[f].rows[0].joined(separator: ",") + "]"
+            case .matrix:
+                let r = pick % fields[f].rows.count
+                fields[f].rows[r][(pick / 3) % fields[f].rows[r].count] = "\(value)"
+                fields[f].text = "[" + fields[f].rows.map { "[" + $0.joined(separator: ",") + "]" }.joined(separator: ",") + "]"
+            case .number: fields[f].text = "\(value)"
+            }
+        }
+        return Data(text(fields).utf8)
+    }
 }
+
+let inertialTemplate = Template(InertialFrameFilter<Double>.Settings())
+let madgwickTemplate = Template(MadgwickFilter<Double>.Settings(zeta: 0.015))
+let mahonyTemplate = Template(MahonyFilter<Double>.Settings())
+let complementaryTemplate = Template(ComplementaryFilter<Double>.Settings())
+let magnetometerCalibrationTemplate = Template(MagnetometerCalibration())
+let inertialCalibrationTemplate = Template(InertialCalibration())
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSettings(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let data = Data(UnsafeBufferPointer(start: bytes, count: size))
     let input = UnsafeBufferPointer(start: bytes, count: size)
-    decodeAndRun(edited(InertialFrameFilter<Double>.Settings(), input), { (s: InertialFrameFilter<Double>.Settings) in InertialFrameFilter(settings: s) }, validate: { try $0.validate() })
-    decodeAndRun(edited(MadgwickFilter<Double>.Settings(zeta: 0.015), input), { (s: MadgwickFilter<Double>.Settings) in MadgwickFilter(settings: s) }, validate: { try $0.validate() })
-    decodeAndRun(edited(MahonyFilter<Double>.Settings(), input), { (s: MahonyFilter<Double>.Settings) in MahonyFilter(settings: s) }, validate: { try $0.validate() })
-    decodeAndRun(edited(ComplementaryFilter<Double>.Settings(), input), { (s: ComplementaryFilter<Double>.Settings) in ComplementaryFilter(settings: s) }, validate: { try $0.validate() })
-    for calibration in [edited(MagnetometerCalibration(), input), edited(InertialCalibration(), input)] {
+    decodeAndRun(inertialTemplate.edited(input), { (s: InertialFrameFilter<Double>.Settings) in InertialFrameFilter(settings: s) }, validate: { try $0.validate() })
+    decodeAndRun(madgwickTemplate.edited(input), { (s: MadgwickFilter<Double>.Settings) in MadgwickFilter(settings: s) }, validate: { try $0.validate() })
+    decodeAndRun(mahonyTemplate.edited(input), { (s: MahonyFilter<Double>.Settings) in MahonyFilter(settings: s) }, validate: { try $0.validate() })
+    decodeAndRun(complementaryTemplate.edited(input), { (s: ComplementaryFilter<Double>.Settings) in ComplementaryFilter(settings: s) }, validate: { try $0.validate() })
+    for calibration in [magnetometerCalibrationTemplate.edited(input), inertialCalibrationTemplate.edited(input)] {
         check(calibration)
     }
     decodeAndRun(data, { (s: InertialFrameFilter<Double>.Settings) in InertialFrameFilter(settings: s) }, validate: { try $0.validate() })
