@@ -76,6 +76,7 @@ struct Template {
                 }
                 precondition(
                     !field.rows.isEmpty && field.rows.allSatisfy { !$0.isEmpty }, "\(S.self).\(key) is an empty list")
+                precondition(Template.joined(field) == value, "\(S.self).\(key): the list does not join back")
             }
             fields.append(field)
         }
@@ -114,6 +115,13 @@ struct Template {
         return parts
     }
 
+    /// A vector's or matrix's JSON text from its rows.
+    static func joined(_ field: Field) -> String {
+        field.kind == .matrix
+            ? "[" + field.rows.map { "[" + $0.joined(separator: ",") + "]" }.joined(separator: ",") + "]"
+            : "[" + field.rows[0].joined(separator: ",") + "]"
+    }
+
     func text(_ fields: [Field]) -> String {
         "{" + fields.map { "\"\($0.key)\":\($0.text)" }.joined(separator: ",") + "}"
     }
@@ -135,11 +143,11 @@ struct Template {
             case .string: fields[f].text = ["\"enu\"", "\"nwu\"", "\"ned\"", "\"up\"", "\"\""][pick % 5]
             case .vector:
                 fields[f].rows[0][pick % fields[f].rows[0].count] = "\(value)"
-                fields[f].text = "[" + fields[f].rows[0].joined(separator: ",") + "]"
+                fields[f].text = Template.joined(fields[f])
             case .matrix:
                 let r = pick % fields[f].rows.count
                 fields[f].rows[r][(pick / 3) % fields[f].rows[r].count] = "\(value)"
-                fields[f].text = "[" + fields[f].rows.map { "[" + $0.joined(separator: ",") + "]" }.joined(separator: ",") + "]"
+                fields[f].text = Template.joined(fields[f])
             case .number: fields[f].text = "\(value)"
             }
         }
@@ -188,5 +196,9 @@ func check(_ data: Data) {
 
 @_cdecl("FuzzSettings_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzer(argc, argv, fuzzSettings)
+    // The templates are globals, made when first used: make them here, so that one that fails its
+    // checks stops the run before libFuzzer saves an unrelated input as the crash.
+    _ = (inertialTemplate, madgwickTemplate, mahonyTemplate, complementaryTemplate)
+    _ = (magnetometerCalibrationTemplate, inertialCalibrationTemplate)
+    return runFuzzer(argc, argv, fuzzSettings)
 }
