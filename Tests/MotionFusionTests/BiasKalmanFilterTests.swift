@@ -30,23 +30,28 @@ struct BiasKalmanFilterTests {
     }
 
     /// One rest step: the prior variance s0 (at its ceiling, so the growth is cut), the measurement
-    /// variance w = σ_r⁴ / V + σ_r² (V the growth per step), gain K = s0 / (s0 + w): the bias moves
-    /// to K r and its variance to s0 w / (s0 + w); the sensitivity is untouched.
-    @Test func restStepByHand() {
+    /// variance w = max(white, σ_r⁴ / V + σ_r²) (V the growth per step, white the variance of the
+    /// mean handed in, which covers one step), gain K = s0 / (s0 + w): the bias moves to K r and its variance to
+    /// s0 w / (s0 + w); the sensitivity is untouched. Twice: a mean of many quiet samples (the floor
+    /// σ_r applies) and one of a few noisy samples (its own variance applies).
+    @Test(arguments: [1e-12, 1e-4])
+    func restStepByHand(white: Double) {
         var settings = Settings()
         settings.estimatesBiasInMotion = false
         var kalman = BiasKalmanFilter<Double>(settings: settings)
         let interval = 0.1
         let rate = SIMD3<Double>(0.004, -0.002, 0.001)
         kalman.step(
-            interval: interval, rateSum: .zero, sixD: .identity, restRate: rate,
+            interval: interval, rateSum: .zero, sixD: .identity, restMeasurement: (rate, white, interval),
             accCorrectionRate: nil, headingCorrectionRate: nil,
             accelerometerLowPass: StepGains(settings: settings, dt: interval).acc, headingGain: StepGains(settings: settings, dt: interval).mag)
         let s0 = square(0.5 * .pi / 180)
         let k0 = 0.003 * 0.003
         let growth = square(0.1 * .pi / 180) / 100 * interval
         let r2 = square(0.03 * .pi / 180)
-        let w = r2 * r2 / growth + r2
+        let floor = r2 * r2 / growth + r2  // 2.5e-5 rad²/s², (0.28°/s)²
+        let w = max(white, floor)
+        #expect((w == floor) == (white < floor))
         let gain = s0 / (s0 + w)
         let posterior: Double = s0 * w / (s0 + w)
         let diagonal = kalman.covariance.diagonal
@@ -76,23 +81,36 @@ struct BiasKalmanFilterTests {
         #expect(kalman.biasVariance(along: SIMD3(1, 0, 0)).isNaN)
     }
 
-    /// A rest measurement beyond biasLimit is clipped to it.
-    @Test func restInnovationIsClipped() {
+    /// A rest whose mean has a component beyond biasLimit is a steady turn: not measured. Within
+    /// it, a 5.7°/s bias (a raw iPhone gyroscope's) is measured in full, not clipped at 2°/s as
+    /// before.
+    @Test func restBeyondTheBiasLimitIsRefused() {
         var settings = Settings()
         settings.estimatesBiasInMotion = false
-        var kalman = BiasKalmanFilter<Double>(settings: settings)
-        kalman.step(
-            interval: 0.1, rateSum: .zero, sixD: .identity, restRate: SIMD3(1, -1, 0),
-            accCorrectionRate: nil, headingCorrectionRate: nil,
-            accelerometerLowPass: StepGains(settings: settings, dt: 0.1).acc, headingGain: StepGains(settings: settings, dt: 0.1).mag)
-        let limit = 2 * Double.pi / 180
-        #expect(kalman.bias.x > 0 && kalman.bias.x < limit && abs(kalman.bias.x + kalman.bias.y) < 1e-18)
-        var unclipped = BiasKalmanFilter<Double>(settings: settings)
-        unclipped.step(
-            interval: 0.1, rateSum: .zero, sixD: .identity, restRate: SIMD3(limit, -limit, 0),
-            accCorrectionRate: nil, headingCorrectionRate: nil,
-            accelerometerLowPass: StepGains(settings: settings, dt: 0.1).acc, headingGain: StepGains(settings: settings, dt: 0.1).mag)
-        #expect(unclipped.bias == kalman.bias)
+        let limit = settings.biasLimit
+        #expect(abs(limit - 10 * Double.pi / 180) < 1e-15)
+        func rested(_ mean: SIMD3<Double>) -> BiasKalmanFilter<Double> {
+            var kalman = BiasKalmanFilter<Double>(settings: settings)
+            for _ in 0..<10 {
+                kalman.step(
+                    interval: 0.1, rateSum: .zero, sixD: .identity, restMeasurement: (mean, 1e-6, 0.1),
+                    accCorrectionRate: nil, headingCorrectionRate: nil,
+                    accelerometerLowPass: StepGains(settings: settings, dt: 0.1).acc,
+                    headingGain: StepGains(settings: settings, dt: 0.1).mag)
+            }
+            return kalman
+        }
+        let turning = rested(SIMD3(0, 1.01 * limit, 0))
+        #expect(turning.bias == .zero)
+        #expect(turning.covariance.diagonal[1] == square(settings.biasInitialSigma))
+        let raw = SIMD3<Double>(0, -5.7, 0.26) * (.pi / 180)
+        let phone = rested(raw)
+        // Ten measurements at the floor variance w = 2.47e-5 (their own, 1e-6, is smaller) against
+        // the prior (0.5°/s)² = 7.6e-5: the bias is n s0 / (w + n s0) = 0.968 of the mean.
+        for i in 1...2 {
+            let fraction = phone.bias[i] / raw[i]
+            #expect(fraction > 0.96 && fraction < 0.975, "\(i): \(fraction)")
+        }
     }
 
     /// One motion step level and not turning (R = I, ω = 0, so the sensitivity rows are zero): an
@@ -105,7 +123,7 @@ struct BiasKalmanFilterTests {
         let interval = 0.1
         let c = SIMD2<Double>(0.003, -0.001)
         kalman.step(
-            interval: interval, rateSum: .zero, sixD: .identity, restRate: nil,
+            interval: interval, rateSum: .zero, sixD: .identity, restMeasurement: nil,
             accCorrectionRate: c, headingCorrectionRate: nil,
             accelerometerLowPass: StepGains(settings: settings, dt: interval).acc, headingGain: StepGains(settings: settings, dt: interval).mag)
         let s0 = square(0.5 * .pi / 180)
@@ -174,7 +192,7 @@ struct BiasKalmanFilterTests {
                     starting: k < 40, accelerometerGain: gains.accFirstOrder)
                 kalman.step(
                     interval: S(interval), rateSum: SIMD3<S>(rate * interval), sixD: Quaternion<S>(attitude),
-                    restRate: resting ? SIMD3<S>(restRate) : nil,
+                    restMeasurement: resting ? (SIMD3<S>(restRate), S(1e-8), S(interval)) : nil,
                     accCorrectionRate: resting ? nil : SIMD2<S>(correction), headingCorrectionRate: heading.map { S($0) },
                     accelerometerLowPass: gains.acc, headingGain: gains.mag)
                 let d = kalman.covariance.diagonal

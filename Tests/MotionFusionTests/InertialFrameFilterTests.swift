@@ -203,7 +203,10 @@ struct InertialFrameFilterTests {
         let (floatFilter, float) = Self.run(InertialFrameFilter<Float>(), recording)
         // In the start-up transient the two precisions see the end of the first rest a sample apart
         // (the 1°/s bias of the recording is uncorrected until then), which leaves them up to half a
-        // degree apart for a few seconds; afterwards they stay within a tenth of a degree.
+        // degree apart for a few seconds; afterwards they stay within 0.15°. (A tenth of a degree
+        // until rest was declared after 0.5 s instead of 1.5 s and measured by the mean of the raw
+        // still samples: 0.128° since. Which rest the two precisions see differently was not
+        // isolated; their bias estimates agree within 1e-4 rad/s, checked below.)
         var largestTransient = 0.0
         var largestAfter = 0.0
         for (i, (a, b)) in zip(double, float).enumerated() {
@@ -214,7 +217,7 @@ struct InertialFrameFilterTests {
             }
         }
         #expect(largestTransient < 0.6 * Self.degree, "largest Float–Double difference \(largestTransient / Self.degree)°")
-        #expect(largestAfter < 0.1 * Self.degree, "after 30 s: \(largestAfter / Self.degree)°")
+        #expect(largestAfter < 0.15 * Self.degree, "after 30 s: \(largestAfter / Self.degree)°")
         let biasDifference = SIMD3<Double>(floatFilter.gyroscopeBias) - doubleFilter.gyroscopeBias
         #expect(biasDifference.max() < 1e-4 && biasDifference.min() > -1e-4, "\(biasDifference)")
     }
@@ -368,7 +371,7 @@ struct InertialFrameFilterTests {
         let recording = Self.recording(duration: 20, rest: 5, seed: 17)
         let outputs = recording.fuse(InertialFrameFilter<Double>())
         let resting = outputs.map { $0.flags.contains(.restDetected) }
-        #expect(!resting[50] && resting[400], "rest is declared after 1.5 s of quiet")
+        #expect(!resting[30] && resting[400], "rest is declared after 0.5 s of quiet")
         #expect(!resting[1000], "not while moving (10 s)")
     }
 }

@@ -4,9 +4,11 @@ import RealModule
 /// filter, x = (b, k) with measured rate = (1 + k) ⊙ true rate + b, whose covariance
 /// (``Covariance6``) is kept in the filter's own precision.
 ///
-/// At each correction step (``step(interval:rateSum:sixD:restRate:accCorrectionRate:headingCorrectionRate:accelerometerLowPass:headingGain:)``)
+/// At each correction step (``step(interval:rateSum:sixD:restMeasurement:accCorrectionRate:headingCorrectionRate:accelerometerLowPass:headingGain:)``)
 /// the variances grow toward their ceilings (random walks), then one measurement is used:
-/// - at rest, the gyroscope's low-pass rate, which is the bias;
+/// - at rest, the mean raw rate of the still samples since the last step, which is the bias plus
+///   the white noise of those samples (its variance, estimated over the whole stillness, is the
+///   measurement's, never below the steady state of `biasRestSigma`);
 /// - in motion, the inclination correction rate (rows x and y of R = sensor → E6) and, in 9D, the
 ///   heading correction rate (the vertical row), explained by the residual (Δb, Δk) through the same
 ///   low-pass filters the corrections went through; in 6D the vertical bias is held weakly at zero.
@@ -183,7 +185,8 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     /// correction gives the vertical row with the first-order low-pass of τ_m.
     @inlinable
     mutating func step(
-        interval: Scalar, rateSum: SIMD3<Scalar>, sixD q6: Quaternion<Scalar>, restRate: SIMD3<Scalar>?,
+        interval: Scalar, rateSum: SIMD3<Scalar>, sixD q6: Quaternion<Scalar>,
+        restMeasurement: (mean: SIMD3<Scalar>, variance: Scalar, duration: Scalar)?,
         accCorrectionRate: SIMD2<Scalar>?, headingCorrectionRate: Scalar?,
         accelerometerLowPass: ButterworthLowPass<Scalar>, headingGain: Scalar
     ) {
@@ -258,12 +261,21 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
         var h2: SIMD8<Scalar>
         var innovation: SIMD3<Scalar>
         var variance: SIMD3<Scalar>
-        if let restGyro = restRate, parameters.estimatesBiasAtRest {
+        if let rest = restMeasurement, parameters.estimatesBiasAtRest {
+            // A rate beyond the largest plausible bias is a steady turn, not a bias.
+            guard VectorCheck.largestMagnitude(rest.mean) <= parameters.biasLimit else { return }
             h0 = SIMD8(1, 0, 0, 0, 0, 0, 0, 0)
             h1 = SIMD8(0, 1, 0, 0, 0, 0, 0, 0)
             h2 = SIMD8(0, 0, 1, 0, 0, 0, 0, 0)
-            innovation = restGyro - bias
-            variance = SIMD3(repeating: measurementVariance(parameters.biasRestSigma))
+            innovation = rest.mean - bias
+            // The mean of the still samples since the last use: the bias plus the white noise of
+            // those samples (rest.variance), and never trusted more than biasRestSigma's steady
+            // state allows for the time they cover (slow residual motion, such as a body's sway, is
+            // not white): that variance is per step of `interval`, so a mean over the first
+            // stillness, longer than a step, counts as that many steps.
+            let floor = measurementVariance(parameters.biasRestSigma)
+                * (rest.duration > 0 ? interval / rest.duration : 1)
+            variance = SIMD3(repeating: max(rest.variance, floor))
         } else if parameters.estimatesBiasInMotion, let corrRate = accCorrectionRate {
             h0 = row(filteredRx, filteredKx)
             h1 = row(filteredRy, filteredKy)

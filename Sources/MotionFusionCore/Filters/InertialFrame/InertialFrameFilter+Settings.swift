@@ -80,9 +80,12 @@ extension InertialFrameFilter {
         /// the square of this per forgetting time). Default 0.1°/s. 0: no drift (each measurement
         /// then counts with the variance of its sigma). Valid range: ≥ 0, finite.
         public var biasDrift: Scalar
-        /// rad/s: the largest bias disagreement one measurement may claim (larger ones are clipped;
-        /// also the largest low-pass gyroscope reading still counted as rest). Default 2°/s.
-        /// Valid range: > 0, finite.
+        /// rad/s: the largest bias there can be. A rest whose mean rate has a component beyond it is
+        /// a steady turn, not a bias, and is not measured; a larger disagreement claimed by one
+        /// measurement is clipped to it. Default 10°/s: the zero-rate offset a consumer MEMS
+        /// gyroscope may have before calibration (phones' raw gyroscopes are seen up to 6°/s off;
+        /// datasheet tolerances reach ±10°/s). It was 2°/s, which kept a rest from measuring the
+        /// 5.7°/s bias of a raw iPhone gyroscope (<doc:AccuracyResults>). Valid range: > 0, finite.
         public var biasLimit: Scalar
         /// rad/s: the bias estimate's standard deviation reached in steady state while moving, which
         /// sets how much a motion measurement is trusted when the accelerometer is consistent (the
@@ -92,7 +95,10 @@ extension InertialFrameFilter {
         /// wanders with temperature, be corrected from accelerometer errors (the Inria smartphone
         /// trials moved it). Valid range: > 0, finite.
         public var biasMotionSigma: Scalar
-        /// rad/s: the same at rest. Default 0.03°/s. Valid range: > 0, finite.
+        /// rad/s: the same at rest: a rest measurement's variance is the larger of its white noise
+        /// (the gyroscope's noise over the number of still samples) and the steady-state variance
+        /// this sets, because slow residual motion (a body's sway) is not white. Default 0.03°/s.
+        /// Valid range: > 0, finite.
         public var biasRestSigma: Scalar
         /// rad/s: the same for the vertical component observed through the heading correction.
         /// Default 0.1°/s. Valid range: > 0, finite.
@@ -123,7 +129,13 @@ extension InertialFrameFilter {
         /// m/s²: largest accelerometer deviation from its low-pass value at rest. Default 0.5.
         /// Valid range: > 0, finite.
         public var restAccelerometerThreshold: Scalar
-        /// s: how long the thresholds must hold before rest is declared. Default 1.5.
+        /// s: how long the thresholds must hold before rest is declared. Every still sample counts,
+        /// from the start of the stillness, with its own noise: the rest measurement's variance is
+        /// the gyroscope's white noise (estimated over the stillness) over the number of samples,
+        /// so a short rest is a weak measurement, not a wrong one. Default 0.5, the rest detector's
+        /// own time constant ``restTimeConstant``: a stillness shorter than that has not been
+        /// compared with a low-pass that has forgotten the motion before it. It was 1.5 s, longer
+        /// than the second a walker stands before setting off (<doc:AccuracyResults>).
         /// Valid range: ≥ 0, finite.
         public var restMinimumDuration: Scalar
         /// Detect magnetic disturbances and reject the magnetometer during them. Default true.
@@ -175,12 +187,12 @@ extension InertialFrameFilter {
             estimatesVerticalBiasFromMagnetometer: Bool = true,
             biasInitialSigma: Scalar = 0.5 * .pi / 180, biasForgettingTime: Scalar = 100,
             biasDrift: Scalar = 0.1 * .pi / 180,
-            biasLimit: Scalar = 2 * .pi / 180, biasMotionSigma: Scalar = 0.1 * .pi / 180,
+            biasLimit: Scalar = 10 * .pi / 180, biasMotionSigma: Scalar = 0.1 * .pi / 180,
             biasRestSigma: Scalar = 0.03 * .pi / 180, biasMagnetometerSigma: Scalar = 0.1 * .pi / 180,
             magneticHeadingUncertainty: Scalar = 5 * .pi / 180,
             correctionInterval: Scalar = 0.1,
             restTimeConstant: Scalar = 0.5, restGyroscopeThreshold: Scalar = 2 * .pi / 180,
-            restAccelerometerThreshold: Scalar = 0.5, restMinimumDuration: Scalar = 1.5,
+            restAccelerometerThreshold: Scalar = 0.5, restMinimumDuration: Scalar = 0.5,
             rejectsMagneticDisturbances: Bool = true, magneticNormThreshold: Scalar = 0.1,
             magneticDipThreshold: Scalar = 10 * .pi / 180, magneticReferenceTimeConstant: Scalar = 20,
             magneticCurrentTimeConstant: Scalar = 0.05, newFieldDuration: Scalar = 20,

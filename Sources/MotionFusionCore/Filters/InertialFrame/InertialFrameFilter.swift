@@ -31,8 +31,10 @@ import RealModule
 /// (1 + k) ⊙ true rate + b (``gyroscopeBias``, ``gyroscopeBiasSigma``, ``gyroscopeScale``,
 /// ``gyroscopeScaleSigma``):
 /// - at rest (the gyroscope and accelerometer stay within their thresholds of their own low-pass
-///   values for ``Settings-swift.struct/restMinimumDuration``), it measures the low-pass gyroscope,
-///   which is the bias, directly;
+///   values for ``Settings-swift.struct/restMinimumDuration``), it measures the bias directly: the
+///   mean raw rate of the still samples, from the start of the stillness, with the variance of
+///   their white noise over their number (never below ``Settings-swift.struct/biasRestSigma``'s
+///   steady state), unless a component is beyond ``Settings-swift.struct/biasLimit``;
 /// - in motion, the inclination correction is the observation: residual errors (Δb, Δk) make I drift
 ///   at `R (Δb + ω ⊙ Δk)` (R = sensor → earth), and `c` turns back at the low-pass of the horizontal
 ///   part of it. With the inputs low-pass filtered by the same filter,
@@ -99,7 +101,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// settings are set, here and in ``init(settings:)``, never per sample: beyond a closed end of
     /// its range to that end (`rejectionGainFactor` 0.5 becomes 1, `gyroscopeScaleUncertainty` 0.5
     /// becomes 0.1, a negative `correctionInterval` 0), and NaN or a value at or beyond an open end
-    /// to the field's default (`biasLimit` −1 or 0 becomes 2°/s, `accelerometerTimeConstant` 0 or
+    /// to the field's default (`biasLimit` −1 or 0 becomes 10°/s, `accelerometerTimeConstant` 0 or
     /// +∞ becomes 4 s). Reading `settings` back shows the values in use. Call
     /// ``Settings-swift.struct/validate()`` to refuse such settings instead.
     public var settings: Settings {
@@ -324,17 +326,17 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         // Rest detection, gyroscope part: deviation from a first-order low-pass (the low-pass rate
         // also tells the magnetometer's new-field test whether the device turns).
         let th = settings.restGyroscopeThreshold
-        let quiet = rest.gyroscope.squaredDeviation(gyroscope, gain: sampleGains.rest) < th * th
-            && VectorCheck.largestMagnitude(restGyro) <= settings.biasLimit && settings.estimatesBiasAtRest
+        let gyroscopeDeviation = rest.gyroscope.squaredDeviation(gyroscope, gain: sampleGains.rest)
+        let quiet = gyroscopeDeviation < th * th && settings.estimatesBiasAtRest
 
         // The accelerometer in I, averaged until the next correction step.
         let a2 = (accelerometer * accelerometer).sum()
         if a2.isNormal {
             if settings.estimatesBiasAtRest {
                 let th = settings.restAccelerometerThreshold
-                rest.hold(
-                    still: rest.accelerometer.squaredDeviation(accelerometer, gain: sampleGains.rest) < th * th && quiet,
-                    dt: dt, minimumDuration: settings.restMinimumDuration)
+                let still = rest.accelerometer.squaredDeviation(accelerometer, gain: sampleGains.rest) < th * th && quiet
+                rest.hold(still: still, dt: dt, minimumDuration: settings.restMinimumDuration)
+                if still { rest.accumulate(gyroscope, squaredDeviation: gyroscopeDeviation, dt: dt) }
             }
             // Beyond 1000 m/s² (about 100 g) a reading is an impact or a saturated sensor, not
             // gravity: it ends rest (above) but does not enter the inclination average, where one
@@ -413,7 +415,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         if settings.estimatesBiasAtRest || settings.estimatesBiasInMotion {
             kalman.step(
                 interval: interval, rateSum: rateSum, sixD: attitude.sixD,
-                restRate: rest.isResting ? restGyro : nil,
+                restMeasurement: rest.isResting ? rest.takeMean() : nil,
                 accCorrectionRate: accUsed ? accCorrection / interval : nil,
                 headingCorrectionRate: headingCorrection.map { $0 / interval },
                 accelerometerLowPass: stepGains.acc,

@@ -10,12 +10,20 @@
 /// | | ``InertialFrameFilter`` | ``GyroscopeBiasEstimator`` |
 /// |---|---|---|
 /// | deviation test | `|d|² < th²` | `|d| < th` |
-/// | low-pass rate limit | largest component ≤ `biasLimit` | Euclidean length < `maximumBias` |
+/// | low-pass rate limit | none (the Kalman filter gates the measurement) | Euclidean length < `maximumBias` |
 /// | unusable accelerometer | gyroscope low-pass still updated, rest ends | whole sample dropped, rest ends |
 /// | first sample | seeds, counts as still | seeds only |
+/// | still samples | averaged (``accumulate(_:squaredDeviation:)``) | not used |
 ///
 /// Rest is declared once the conditions have held for the minimum duration
 /// (``hold(still:dt:minimumDuration:)``).
+///
+/// For ``InertialFrameFilter`` the detector also keeps what a rest measurement needs: the sum and
+/// count of the raw gyroscope samples of the current stillness not yet used by a measurement
+/// (their mean is the bias plus white noise), and the mean square deviation of the samples from the
+/// low-pass over the whole stillness, which estimates the gyroscope's white noise per axis. The
+/// samples are kept from the start of the stillness, so those taken before rest is declared count
+/// too: a second of stillness is a second of information, whatever the minimum duration.
 @frozen @usableFromInline
 struct RestDetector<Scalar: FusionScalar>: Sendable {
     /// The gyroscope's low-pass (its value is the slowly varying rate: the bias at rest).
@@ -26,6 +34,13 @@ struct RestDetector<Scalar: FusionScalar>: Sendable {
     @usableFromInline var stillTime: Scalar = 0
     /// Whether the last ``hold(still:dt:minimumDuration:)`` declared rest.
     @usableFromInline var isResting = false
+    /// The raw gyroscope samples of this stillness not yet used by a measurement: sum and count.
+    @usableFromInline var pendingSum: SIMD3<Scalar> = .zero
+    @usableFromInline var pendingCount: Scalar = 0
+    @usableFromInline var pendingTime: Scalar = 0  // s, the time those samples cover
+    /// Σ |ω − low-pass|² and the number of samples, over the whole stillness.
+    @usableFromInline var deviationSum: Scalar = 0
+    @usableFromInline var deviationCount: Scalar = 0
 
     @inlinable init() {}
 
@@ -45,10 +60,46 @@ struct RestDetector<Scalar: FusionScalar>: Sendable {
         return isResting
     }
 
+    /// Adds a still gyroscope sample, rad/s, its squared deviation from the low-pass and its sample
+    /// period `dt`, s, to the current stillness's sums.
+    @inlinable @inline(__always)
+    mutating func accumulate(_ rate: SIMD3<Scalar>, squaredDeviation d2: Scalar, dt: Scalar) {
+        pendingSum += rate
+        pendingCount += 1
+        pendingTime += dt
+        deviationSum += d2
+        deviationCount += 1
+    }
+
+    /// The mean of the samples not yet used, the variance of that mean per axis (the white noise
+    /// estimated over the whole stillness, divided by the number of samples) and the time the
+    /// samples cover, s; nil when there are none. The samples count as used from then on.
+    @inlinable
+    mutating func takeMean() -> (mean: SIMD3<Scalar>, variance: Scalar, duration: Scalar)? {
+        guard pendingCount > 0, deviationCount > 1 else { return nil }
+        let mean = pendingSum / pendingCount
+        // |d|² sums three axes; the deviation from a low-pass with a small gain has about the
+        // noise's variance.
+        let noise = deviationSum / (3 * deviationCount)
+        let variance = noise / pendingCount
+        let duration = pendingTime
+        pendingSum = .zero
+        pendingCount = 0
+        pendingTime = 0
+        return (mean, variance, duration)
+    }
+
     /// Ends a rest or a stillness in progress.
     @inlinable @inline(__always)
     mutating func interrupt() {
         stillTime = 0
         isResting = false
+        if deviationCount != 0 {  // in motion the sums are already empty: no stores per sample
+            pendingSum = .zero
+            pendingCount = 0
+            pendingTime = 0
+            deviationSum = 0
+            deviationCount = 0
+        }
     }
 }
