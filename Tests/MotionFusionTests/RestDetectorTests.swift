@@ -79,26 +79,32 @@ struct RestDetectorTests {
         #expect(!estimator.isResting)
     }
 
-    /// The still samples' sums, by hand: the mean of the samples not yet taken, and the variance of
-    /// that mean, Σ|d|² / (3 n_all) / n_pending; taking empties the pending sum but keeps the noise
-    /// estimate; an interruption empties both.
+    /// The still samples' sums, by hand: the mean of the samples not yet taken, the variance of
+    /// that mean, Σ|d|² / (3 n_all) / n_pending, and the still time they cover; taking empties the
+    /// pending sum but keeps the noise estimate; an interruption empties both.
     @Test func stillSamplesAreAveragedByHand() {
         var detector = RestDetector<Double>()
         #expect(detector.takeMean() == nil)
-        detector.accumulate(SIMD3(1, 2, 3), squaredDeviation: 0.3, dt: 0.25)
+        func still(_ rate: SIMD3<Double>, _ d2: Double) {
+            detector.hold(still: true, dt: 0.25, minimumDuration: 0.5)
+            detector.accumulate(rate, squaredDeviation: d2)
+        }
+        still(SIMD3(1, 2, 3), 0.3)
         #expect(detector.takeMean() == nil)  // one sample: no noise estimate yet
-        detector.accumulate(SIMD3(3, 2, 1), squaredDeviation: 0.9, dt: 0.25)
+        still(SIMD3(3, 2, 1), 0.9)
         let first = detector.takeMean()
         #expect(first?.mean == SIMD3(2, 2, 2) && first?.duration == 0.5)
         #expect(first.map { abs($0.variance - 1.2 / 6 / 2) < 1e-15 } == true)
-        detector.accumulate(SIMD3(4, 4, 4), squaredDeviation: 0.3, dt: 0.25)
+        still(SIMD3(4, 4, 4), 0.3)
         let second = detector.takeMean()
         #expect(second?.mean == SIMD3(4, 4, 4) && second?.duration == 0.25)
         #expect(second.map { abs($0.variance - 1.5 / 9) < 1e-15 } == true)
         #expect(detector.takeMean() == nil)
-        detector.accumulate(SIMD3(4, 4, 4), squaredDeviation: 0.3, dt: 0.25)
+        still(SIMD3(4, 4, 4), 0.3)
         detector.interrupt()
-        #expect(detector.pendingCount == 0 && detector.pendingTime == 0 && detector.deviationCount == 0 && detector.deviationSum == 0)
+        #expect(detector.pendingCount == 0 && detector.takenCount == 0 && detector.takenTime == 0)
+        #expect(detector.deviationSum == 0 && detector.stillTime == 0)
+        #expect(detector.takeMean() == nil)
     }
 
     /// A raw phone gyroscope (iPhone 6s: 5.7°/s about its long axis, white noise 0.4°/s per sample at

@@ -336,7 +336,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
                 let th = settings.restAccelerometerThreshold
                 let still = rest.accelerometer.squaredDeviation(accelerometer, gain: sampleGains.rest) < th * th && quiet
                 rest.hold(still: still, dt: dt, minimumDuration: settings.restMinimumDuration)
-                if still { rest.accumulate(gyroscope, squaredDeviation: gyroscopeDeviation, dt: dt) }
+                if still { rest.accumulate(gyroscope, squaredDeviation: gyroscopeDeviation) }
             }
             // Beyond 1000 m/s² (about 100 g) a reading is an impact or a saturated sensor, not
             // gravity: it ends rest (above) but does not enter the inclination average, where one

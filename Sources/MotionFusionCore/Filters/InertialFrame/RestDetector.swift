@@ -21,7 +21,8 @@
 /// For ``InertialFrameFilter`` the detector also keeps what a rest measurement needs: the sum and
 /// count of the raw gyroscope samples of the current stillness not yet used by a measurement
 /// (their mean is the bias plus white noise), and the mean square deviation of the samples from the
-/// low-pass over the whole stillness, which estimates the gyroscope's white noise per axis. The
+/// low-pass over the whole stillness, which estimates the gyroscope's white noise per axis.
+/// (``GyroscopeBiasEstimator`` never accumulates, so its sums stay zero.) The
 /// samples are kept from the start of the stillness, so those taken before rest is declared count
 /// too: a second of stillness is a second of information, whatever the minimum duration.
 @frozen @usableFromInline
@@ -37,10 +38,13 @@ struct RestDetector<Scalar: FusionScalar>: Sendable {
     /// The raw gyroscope samples of this stillness not yet used by a measurement: sum and count.
     @usableFromInline var pendingSum: SIMD3<Scalar> = .zero
     @usableFromInline var pendingCount: Scalar = 0
-    @usableFromInline var pendingTime: Scalar = 0  // s, the time those samples cover
-    /// Σ |ω − low-pass|² and the number of samples, over the whole stillness.
+    /// The samples of this stillness already used, and the still time when they were (the time the
+    /// pending samples cover is `stillTime − takenTime`). Kept per measurement, not per sample: a
+    /// still sample costs five additions (on a Cortex-M4F every instruction counts).
+    @usableFromInline var takenCount: Scalar = 0
+    @usableFromInline var takenTime: Scalar = 0
+    /// Σ |ω − low-pass|² over the whole stillness.
     @usableFromInline var deviationSum: Scalar = 0
-    @usableFromInline var deviationCount: Scalar = 0
 
     @inlinable init() {}
 
@@ -60,15 +64,13 @@ struct RestDetector<Scalar: FusionScalar>: Sendable {
         return isResting
     }
 
-    /// Adds a still gyroscope sample, rad/s, its squared deviation from the low-pass and its sample
-    /// period `dt`, s, to the current stillness's sums.
+    /// Adds a still gyroscope sample, rad/s, and its squared deviation from the low-pass to the
+    /// current stillness's sums (after ``hold(still:dt:minimumDuration:)`` counted its time).
     @inlinable @inline(__always)
-    mutating func accumulate(_ rate: SIMD3<Scalar>, squaredDeviation d2: Scalar, dt: Scalar) {
+    mutating func accumulate(_ rate: SIMD3<Scalar>, squaredDeviation d2: Scalar) {
         pendingSum += rate
         pendingCount += 1
-        pendingTime += dt
         deviationSum += d2
-        deviationCount += 1
     }
 
     /// The mean of the samples not yet used, the variance of that mean per axis (the white noise
@@ -76,30 +78,32 @@ struct RestDetector<Scalar: FusionScalar>: Sendable {
     /// samples cover, s; nil when there are none. The samples count as used from then on.
     @inlinable
     mutating func takeMean() -> (mean: SIMD3<Scalar>, variance: Scalar, duration: Scalar)? {
-        guard pendingCount > 0, deviationCount > 1 else { return nil }
+        let all = takenCount + pendingCount
+        guard pendingCount > 0, all > 1 else { return nil }
         let mean = pendingSum / pendingCount
         // |d|² sums three axes; the deviation from a low-pass with a small gain has about the
         // noise's variance.
-        let noise = deviationSum / (3 * deviationCount)
+        let noise = deviationSum / (3 * all)
         let variance = noise / pendingCount
-        let duration = pendingTime
+        let duration = stillTime - takenTime
+        takenCount = all
+        takenTime = stillTime
         pendingSum = .zero
         pendingCount = 0
-        pendingTime = 0
         return (mean, variance, duration)
     }
 
     /// Ends a rest or a stillness in progress.
     @inlinable @inline(__always)
     mutating func interrupt() {
-        stillTime = 0
-        isResting = false
-        if deviationCount != 0 {  // in motion the sums are already empty: no stores per sample
+        if stillTime != 0 || pendingCount != 0 {  // in motion all is zero already: no stores per sample
             pendingSum = .zero
             pendingCount = 0
-            pendingTime = 0
+            takenCount = 0
+            takenTime = 0
             deviationSum = 0
-            deviationCount = 0
         }
+        stillTime = 0
+        isResting = false
     }
 }
