@@ -11,7 +11,8 @@ import RealModule
 ///   measurement's, never below the steady state of `biasRestSigma`);
 /// - in motion, the inclination correction rate (rows x and y of R = sensor → E6) and, in 9D, the
 ///   heading correction rate (the vertical row), explained by the residual (Δb, Δk) through the same
-///   low-pass filters the corrections went through; in 6D the vertical bias is held weakly at zero.
+///   low-pass filters the corrections went through; in 6D nothing observes the vertical bias, which
+///   keeps its estimate while its variance grows.
 ///
 /// The variance of the motion measurement grows with the accelerometer's error as the filter sees it
 /// (``trackGravityNorm(_:interval:starting:accelerometerGain:)``: the deviation of the low-pass
@@ -305,10 +306,13 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
                 let steps = interval > 0 ? max(1, tauA / interval) : 1
                 vz = measurementVariance(parameters.biasMagnetometerSigma) + psi * psi * turn2 * steps
             } else {
-                // Weak prior: the vertical bias component stays near zero unless observed.
-                h2 = row(verticalRow, .zero)
-                ez = -(verticalRow * b).sum()
-                vz = vm * 1e4
+                // Nothing observes the vertical bias: it keeps its estimate (from a rest, or the
+                // magnetometer earlier), and its variance grows as a random walk. (It was pulled
+                // weakly toward zero at every step, a second use of the prior that a rest's
+                // measurement of a raw gyroscope's bias has no reason to obey.)
+                h2 = .zero
+                ez = 0
+                vz = 1
             }
             innovation = SIMD3(ex, ey, ez)
             variance = SIMD3(vm, vm, vz)

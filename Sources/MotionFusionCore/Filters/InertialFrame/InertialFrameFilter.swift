@@ -45,8 +45,8 @@ import RealModule
 ///   force's norm from its long-run mean, the accelerometer's error as the filter sees it;
 /// - in 9D, the heading correction is the same kind of observation for the vertical direction (the
 ///   heading loop is a first-order low-pass of `τ_m`), which the accelerometer cannot see: without
-///   it a vertical bias `b_z` would leave a steady heading lag of `b_z τ_m`. In 6D the vertical bias
-///   component is only held weakly toward zero. A persistent magnetometer heading error
+///   it a vertical bias `b_z` would leave a steady heading lag of `b_z τ_m`. In 6D nothing observes
+///   the vertical bias, which keeps its estimate while its variance grows. A persistent magnetometer heading error
 ///   (``Settings-swift.struct/magneticHeadingUncertainty``) seen while turning at Ω reads as a
 ///   vertical bias of about ψ Ω, so that measurement's variance grows by that much.
 ///
