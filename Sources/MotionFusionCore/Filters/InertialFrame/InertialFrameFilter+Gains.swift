@@ -36,6 +36,10 @@ extension InertialFrameFilter {
         @usableFromInline var magReference: Scalar = 0
         /// The magnetometer lag estimate's high-pass gain (``MagnetometerLatency/highPassTime``).
         @usableFromInline var latencyHighPass: Scalar = 0
+        /// The sensor-fixed field test's gains (``SensorFixedFieldTest/lowPassTime``,
+        /// ``SensorFixedFieldTest/averagingTime``).
+        @usableFromInline var fieldLowPass: Scalar = 0
+        @usableFromInline var fieldAveraging: Scalar = 0
 
         @inlinable init() {}
 
@@ -52,6 +56,8 @@ extension InertialFrameFilter {
             magCurrent = FirstOrder.gain(dt: dt, timeConstant: tauCurrent)
             magReference = FirstOrder.gain(dt: dt, timeConstant: tauReference)
             latencyHighPass = FirstOrder.gain(dt: dt, timeConstant: MagnetometerLatency<Scalar>.highPassTime)
+            fieldLowPass = FirstOrder.gain(dt: dt, timeConstant: SensorFixedFieldTest<Scalar>.lowPassTime)
+            fieldAveraging = FirstOrder.gain(dt: dt, timeConstant: SensorFixedFieldTest<Scalar>.averagingTime)
         }
 
         @inlinable

@@ -159,6 +159,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var magnetic: MagneticDisturbanceRejection<Scalar>
     /// The magnetometer's lag behind the gyroscope and its compensation.
     @usableFromInline var latency = MagnetometerLatency<Scalar>()
+    /// Whether the field turns with the sensor (hard iron, a magnet carried along).
+    @usableFromInline var fieldTest = SensorFixedFieldTest<Scalar>()
     /// The heading gain of the last correction step when nothing reduces it (0: none yet), which
     /// the Kalman filter's vertical measurement model follows.
     @usableFromInline var nominalHeadingGain: Scalar = 0
@@ -234,8 +236,16 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// True while the rest detector sees the sensor at rest.
     @inlinable public var isRestDetected: Bool { rest.isResting }
 
-    /// True while the magnetic field is judged disturbed (also before the first reference exists).
-    @inlinable public var isMagneticDisturbanceDetected: Bool { magnetic.disturbed }
+    /// True while the magnetic field is judged disturbed (also before the first reference exists,
+    /// and while the field turns with the sensor).
+    @inlinable public var isMagneticDisturbanceDetected: Bool { magnetic.disturbed || fieldTest.turnsWithSensor }
+
+    /// True while the magnetometer's field turns with the sensor instead of staying fixed in the
+    /// earth frame (an uncalibrated magnetometer's hard iron, a magnet carried with the device):
+    /// such a field carries no heading, and the magnetometer is not used. Decided while the sensor
+    /// turns (see <doc:InertialFrameFiltering>); false until then. Core Motion would call such a
+    /// magnetometer uncalibrated.
+    @inlinable public var magneticFieldTurnsWithSensor: Bool { fieldTest.turnsWithSensor }
 
     /// The last heading disagreement, rad: how far the 9D heading is from the magnetometer's.
     @inlinable public var headingDisagreement: Scalar { lastHeadingDisagreement }
@@ -258,6 +268,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         accFilterSeeded = false
         kalman.restartMeasurements()
         latency.restart()
+        fieldTest.restart()
         clearAverages()
         headingInitCount = 0
         headingSeeded = true  // the given attitude has a heading
@@ -282,6 +293,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         accFilterSeeded = false
         kalman.restartMeasurements()
         latency.restart()
+        fieldTest.restart()
         clearAverages()
         headingInitCount = 0
         headingSeeded = false
@@ -442,6 +454,14 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// estimator can use), else nil.
     @inlinable
     mutating func correctHeading(inertialField: SIMD3<Scalar>, interval dt: Scalar) -> Scalar? {
+        // A field that turns with the sensor carries no heading: not used at all.
+        if settings.rejectsMagneticDisturbances
+            && fieldTest.step(
+                inertialField: inertialField, strapdown: attitude.strapdown, lowPass: stepGains.fieldLowPass,
+                averaging: stepGains.fieldAveraging)
+        {
+            return nil
+        }
         let field = attitude.inclination.act(on: inertialField)  // in E6
         let norm2 = (field * field).sum()
         guard norm2.isNormal else { return nil }
