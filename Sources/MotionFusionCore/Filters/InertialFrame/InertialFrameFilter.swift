@@ -61,7 +61,9 @@ import RealModule
 /// ``Settings-swift.struct/maximumRejectionDuration`` seconds, then used with a gain reduced by
 /// ``Settings-swift.struct/rejectionGainFactor``. A new, consistent field seen while moving for
 /// ``Settings-swift.struct/newFieldDuration`` seconds (the first one: ``Settings-swift.struct/firstFieldDuration``)
-/// becomes the reference.
+/// becomes the reference. A field that turns with the sensor (hard iron, a magnet carried along:
+/// still in the sensor frame while it moves in the almost inertial frame) is not used at all
+/// (``magneticFieldTurnsWithSensor``).
 ///
 /// **Cost**: at every sample only the strapdown integration, the rest detector and the rotation of
 /// the accelerometer and magnetometer into I (where they are summed) run; the corrections and the
