@@ -1,20 +1,28 @@
 import RealModule
 
 extension InertialFrameFilter {
-    /// The rest detector's gain for one sample period, cached.
+    /// The rest detector's gain for one sample period and its squared thresholds, cached: made
+    /// anew when Δt changes by more than its tolerance, and when the settings are set (the filter's
+    /// `settings` empties it).
     @usableFromInline
     struct SampleGains: Sendable {
         @usableFromInline var dt: Scalar = 0
-        @usableFromInline var tau: Scalar = -1
+        @usableFromInline var tolerance: Scalar = -1  // |Δt − dt| beyond this: made anew
         @usableFromInline var rest: Scalar = 1
+        @usableFromInline var gyroscopeThreshold2: Scalar = 0
+        @usableFromInline var accelerometerThreshold2: Scalar = 0
 
         @inlinable init() {}
 
         @inlinable
-        init(dt: Scalar, restTimeConstant: Scalar) {
+        init(dt: Scalar, settings: Settings) {
             self.dt = dt
-            tau = restTimeConstant
-            rest = FirstOrder.gain(dt: dt, timeConstant: restTimeConstant)
+            tolerance = dt * 1e-4
+            rest = FirstOrder.gain(dt: dt, timeConstant: settings.restTimeConstant)
+            // 0 when rest is not estimated: no deviation is below it, so nothing is ever still.
+            let on: Scalar = settings.estimatesBiasAtRest ? 1 : 0
+            gyroscopeThreshold2 = on * settings.restGyroscopeThreshold * settings.restGyroscopeThreshold
+            accelerometerThreshold2 = on * settings.restAccelerometerThreshold * settings.restAccelerometerThreshold
         }
     }
 

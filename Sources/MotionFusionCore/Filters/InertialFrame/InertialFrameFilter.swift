@@ -109,6 +109,7 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     public var settings: Settings {
         didSet {
             settings = settings.clamped()
+            sampleGains = SampleGains()  // made anew at the next update
             kalman.parameters = .init(settings)
             magnetic.parameters = .init(settings)
             // Switched off, the lag is 0 (as documented); switched on again it is learned afresh.
@@ -323,14 +324,15 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             initialize(accelerometer: accelerometer, magnetometer: magnetometer)
             return
         }
-        guard dt > 0, dt.isFinite, VectorCheck.isFinite(gyroscope) else { return }
-        if abs(dt - sampleGains.dt) > sampleGains.dt * 1e-4 || sampleGains.tau != settings.restTimeConstant {
-            sampleGains = SampleGains(dt: dt, restTimeConstant: settings.restTimeConstant)
+        guard dt > 0, dt.isFinite else { return }
+        if !(abs(dt - sampleGains.dt) <= sampleGains.tolerance) {
+            sampleGains = SampleGains(dt: dt, settings: settings)
         }
 
         // Strapdown integration of the bias-corrected rate (normalized at each correction step). A
-        // rate beyond 1000 rad/s (no gyroscope measures that; a corrupt sample) or a rotation too
-        // large to represent is not integrated: the sample is skipped, as a non-finite one.
+        // rate beyond 1000 rad/s (no gyroscope measures that; a corrupt sample), a non-finite one
+        // (it fails the same test: the bias is finite) or a rotation too large to represent is not
+        // integrated: the sample is skipped.
         let rate = kalman.correctedRate(gyroscope)
         let halfRotation = rate * (dt / 2)
         guard (rate * rate).sum() < 1e6, (halfRotation * halfRotation).sum().isFinite else { return }
@@ -339,16 +341,15 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
 
         // Rest detection, gyroscope part: deviation from a first-order low-pass (the low-pass rate
         // also tells the magnetometer's new-field test whether the device turns).
-        let th = settings.restGyroscopeThreshold
         let gyroscopeDeviation = rest.gyroscope.squaredDeviation(gyroscope, gain: sampleGains.rest)
-        let quiet = gyroscopeDeviation < th * th && settings.estimatesBiasAtRest
+        let quiet = gyroscopeDeviation < sampleGains.gyroscopeThreshold2
 
         // The accelerometer in I, averaged until the next correction step.
         let a2 = (accelerometer * accelerometer).sum()
         if a2.isNormal {
             if settings.estimatesBiasAtRest {
-                let th = settings.restAccelerometerThreshold
-                let still = rest.accelerometer.squaredDeviation(accelerometer, gain: sampleGains.rest) < th * th && quiet
+                let still = rest.accelerometer.squaredDeviation(accelerometer, gain: sampleGains.rest)
+                    < sampleGains.accelerometerThreshold2 && quiet
                 rest.hold(still: still, dt: dt, minimumDuration: settings.restMinimumDuration)
                 if still { rest.accumulate(gyroscope, squaredDeviation: gyroscopeDeviation) }
             }
