@@ -48,7 +48,8 @@ struct EventsCommand: ParsableCommand {
         let reader: IMUCSVReader
         do throws(CSVError) {
             reader = try IMUCSVReader(
-                path: input, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit, magnetometerUnit: units.magUnit)
+                path: input, timeUnit: units.timeUnit, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
+                magnetometerUnit: units.magUnit, checksUnits: !units.trustUnits)
         } catch {
             throw CommandFailure("\(input): \(error)")
         }

@@ -6,6 +6,7 @@ extension EarthFrame: ExpressibleByArgument {}
 extension GyroscopeUnit: ExpressibleByArgument {}
 extension AccelerometerUnit: ExpressibleByArgument {}
 extension MagnetometerUnit: ExpressibleByArgument {}
+extension TimeUnit: ExpressibleByArgument {}
 
 /// `motion fuse`: runs a filter over a CSV recording and writes the attitude per row.
 struct FuseCommand: ParsableCommand {

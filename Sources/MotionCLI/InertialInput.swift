@@ -15,6 +15,9 @@ struct InertialInput: ParsableArguments {
     @Option(help: "Accelerometer unit of the input: m/s2 or g (default: the header's, else m/s2).")
     var accelUnit: AccelerometerUnit?
 
+    @Flag(help: "Read the values in the units given even when the data contradict them.")
+    var trustUnits = false
+
     /// The -o file, opened (and checked: not the input, not a link) before the recording is read.
     func outputFile() throws(OutputFileError) -> OutputFile? {
         try output.map { path throws(OutputFileError) in try OutputFile(path: path, inputs: [input]) }
@@ -22,7 +25,8 @@ struct InertialInput: ParsableArguments {
 
     func recording() throws -> IMURecording {
         do throws(CSVError) {
-            let recording = try IMURecording.read(path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit)
+            let recording = try IMURecording.read(
+                path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit, checksUnits: !trustUnits)
             warnAboutCut(recording.partialLastLine, in: input)
             return recording
         } catch {

@@ -24,8 +24,8 @@ struct MultiRateRecording {
     /// - Throws: ``CSVError`` (a missing file or column, a bad header).
     func reader() throws(CSVError) -> IMUCSVReader {
         try IMUCSVReader(
-            path: path, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit, magnetometerUnit: units.magUnit,
-            useMagnetometer: useMagnetometer)
+            path: path, timeUnit: units.timeUnit, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
+            magnetometerUnit: units.magUnit, useMagnetometer: useMagnetometer, checksUnits: !units.trustUnits)
     }
 
     /// Whether `error` is what ``IMUCSVReader/next()`` throws for an empty gyroscope or

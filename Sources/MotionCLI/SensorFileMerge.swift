@@ -42,7 +42,7 @@ struct SensorFileMerge {
         for (path, sensor) in files {
             do throws(CSVError) {
                 let reader = try SensorCSVReader(
-                    path: path, sensor: sensor, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
+                    path: path, sensor: sensor, timeUnit: units.timeUnit, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
                     magnetometerUnit: units.magUnit)
                 var source = Source(path: path, reader: reader, next: nil)
                 do {

@@ -34,6 +34,20 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The header gives one unit and the reader was given another (line 1, the sensor's first
     /// column): `header` is the header's text, `given` the given unit's spelling. Neither is picked.
     case unitContradiction(quantity: MeasuredQuantity, column: Int, name: String, header: String, given: String)
+    /// The data contradict the unit they are read in (``RecordingUnitCheck``): `line` is the row
+    /// that completed the evidence (the last row when the end of the file did), `column` the
+    /// sensor's first column, `source` where the unit came from.
+    case implausibleUnit(line: Int, column: Int, name: String, mismatch: RecordingUnitCheck.Mismatch, source: UnitSource)
+
+    /// Where the unit a column is read in came from.
+    public enum UnitSource: String, Sendable, Equatable {
+        /// The column's header (`gx (deg/s)`).
+        case header
+        /// The reader's caller (the CLI's `--gyro-unit`, `--accel-unit`, `--mag-unit`, `--time-unit`).
+        case given
+        /// Neither: the library's unit.
+        case library
+    }
 
     public var description: String {
         switch self {
@@ -60,6 +74,23 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unitContradiction(let quantity, let column, let name, let header, let given):
             "line 1, column \(column) (\(name)): the header gives the \(quantity.rawValue) unit \(header), "
                 + "but \(given) was given; give the header's unit or none"
+        case .implausibleUnit(let line, let column, let name, let mismatch, let source):
+            "line \(line), column \(column) (\(name)): \(mismatch) ("
+                + (source == .header ? "the header's unit" : source == .given ? "the unit given" : "the default: the header gives none")
+                + "); " + Self.unitAdvice(mismatch, name: name)
         }
+    }
+
+    /// How to give the right unit: the header, the CLI option, or the check turned off.
+    static func unitAdvice(_ mismatch: RecordingUnitCheck.Mismatch, name: String) -> String {
+        let option = switch mismatch.quantity {
+        case .time: "--time-unit"
+        case .gyroscope: "--gyro-unit"
+        case .accelerometer: "--accel-unit"
+        case .magnetometer: "--mag-unit"
+        }
+        let base = name.split(separator: "(").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? name
+        return (mismatch.looksLike.map { "write the unit in the header, '\(base) (\($0))', or give \(option) \($0); " } ?? "")
+            + "--trust-units reads the values as they are"
     }
 }

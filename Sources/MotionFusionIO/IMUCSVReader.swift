@@ -61,6 +61,9 @@ public final class IMUCSVReader {
     private let accelScale: Double
     private let magScale: Double
     private var values: [Double] = []
+    /// The check of ``units`` against the data; nil when ``init(path:timeUnit:gyroscopeUnit:accelerometerUnit:magnetometerUnit:useMagnetometer:checksUnits:)``
+    /// was told not to check.
+    private var unitCheck: RecordingUnitCheck?
 
     /// Opens a recording.
     ///
@@ -72,13 +75,17 @@ public final class IMUCSVReader {
     ///   - magnetometerUnit: the unit of `mx,my,mz`; nil for the header's, else µT.
     ///   - useMagnetometer: false reads a 6D recording even when magnetometer columns exist (their
     ///     headers are then not checked).
+    ///   - checksUnits: true (the default) checks the units against the data as rows are read
+    ///     (``RecordingUnitCheck``): ``next()`` and ``nextReadings()`` throw
+    ///     ``CSVError/implausibleUnit(line:column:name:mismatch:source:)`` at the row that completes
+    ///     the evidence, or at the end of the file. False reads data that are really that strange.
     /// - Throws: ``CSVError`` for an unreadable or empty file, a missing required column, a
     ///   duplicated one, only some of `mx,my,mz`, or a header unit that is unknown, differs between
     ///   the axes of one sensor, or contradicts a unit given here.
     public init(
         path: String, timeUnit: TimeUnit? = nil, gyroscopeUnit: GyroscopeUnit? = nil,
         accelerometerUnit: AccelerometerUnit? = nil, magnetometerUnit: MagnetometerUnit? = nil,
-        useMagnetometer: Bool = true
+        useMagnetometer: Bool = true, checksUnits: Bool = true
     ) throws(CSVError) {
         let csv = try CSVReader(path: path)
         var columns: [Int] = []
@@ -109,11 +116,56 @@ public final class IMUCSVReader {
         gyroScale = gyroscope.toRadiansPerSecond
         accelScale = accelerometer.toMetersPerSecondSquared
         magScale = (magnetometer ?? .microtesla).toMicrotesla
+        if checksUnits {
+            unitCheck = RecordingUnitCheck(
+                time: time, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
+        }
+        unitSources = [
+            .time: Self.source(csv, column: columns[0], given: timeUnit != nil),
+            .gyroscope: Self.source(csv, column: columns[1], given: gyroscopeUnit != nil),
+            .accelerometer: Self.source(csv, column: columns[4], given: accelerometerUnit != nil),
+            .magnetometer: hasMagnetometer ? Self.source(csv, column: columns[7], given: magnetometerUnit != nil) : .library,
+        ]
+    }
+
+    private let unitSources: [MeasuredQuantity: CSVError.UnitSource]
+
+    private static func source(_ csv: CSVReader, column: Int, given: Bool) -> CSVError.UnitSource {
+        csv.unit(ofColumn: column) != nil ? .header : given ? .given : .library
+    }
+
+    /// Feeds a row to the unit check and throws its verdict, if any.
+    private func check(
+        time: Double, gyroscope: SIMD3<Double>?, accelerometer: SIMD3<Double>?, magnetometer: SIMD3<Double>?,
+        final: Bool = false
+    ) throws(CSVError) {
+        guard unitCheck != nil else { return }
+        if !final {
+            unitCheck!.add(timestamp: time)
+            if let accelerometer { unitCheck!.add(accelerometer: accelerometer, at: time) }
+            if let gyroscope { unitCheck!.add(gyroscope: gyroscope, at: time) }
+            if let magnetometer { unitCheck!.add(magnetometer: magnetometer) }
+        }
+        guard let mismatch = unitCheck!.mismatch(final: final) else { return }
+        let first: Int
+        switch mismatch.quantity {
+        case .time: first = columns[0]
+        case .gyroscope: first = columns[1]
+        case .accelerometer: first = columns[4]
+        case .magnetometer: first = columns[7]
+        }
+        unitCheck = nil
+        throw .implausibleUnit(
+            line: csv.lineNumber, column: first + 1, name: csv.header[first], mismatch: mismatch,
+            source: unitSources[mismatch.quantity] ?? .library)
     }
 
     /// The next record, or nil at the end of the file.
     public func next() throws(CSVError) -> IMURecord? {
-        guard try csv.nextRow(columns: columns, into: &values, optional: optional) else { return nil }
+        guard try csv.nextRow(columns: columns, into: &values, optional: optional) else {
+            try check(time: 0, gyroscope: nil, accelerometer: nil, magnetometer: nil, final: true)
+            return nil
+        }
         var magnetometer: SIMD3<Double>?
         if hasMagnetometer {
             let m = SIMD3(values[7], values[8], values[9])
@@ -123,11 +175,15 @@ public final class IMUCSVReader {
                 magnetometer = m * magScale
             }
         }
-        return IMURecord(
+        let record = IMURecord(
             timestamp: timeUnit.seconds(values[0]),
             gyroscope: SIMD3(values[1], values[2], values[3]) * gyroScale,
             accelerometer: SIMD3(values[4], values[5], values[6]) * accelScale,
             magnetometer: magnetometer, line: csv.lineNumber)
+        try check(
+            time: record.timestamp, gyroscope: record.gyroscope, accelerometer: record.accelerometer,
+            magnetometer: record.magnetometer)
+        return record
     }
 
     /// The next row of a multi-rate recording, or nil at the end of the file: each sensor's reading,
@@ -141,7 +197,10 @@ public final class IMUCSVReader {
     ///
     /// - Throws: ``CSVError`` naming line and column.
     public func nextReadings() throws(CSVError) -> IMUReadingRow? {
-        guard try csv.nextRow(columns: columns, into: &values, optional: sensorColumns) else { return nil }
+        guard try csv.nextRow(columns: columns, into: &values, optional: sensorColumns) else {
+            try check(time: 0, gyroscope: nil, accelerometer: nil, magnetometer: nil, final: true)
+            return nil
+        }
         let line = csv.lineNumber
         func reading(at first: Int, scale: Double) throws(CSVError) -> SIMD3<Double>? {
             let empty = (first..<first + 3).filter { csv.fieldIsEmpty(columns[$0]) }
@@ -157,9 +216,11 @@ public final class IMUCSVReader {
         let gyroscope = try reading(at: 1, scale: gyroScale)
         let accelerometer = try reading(at: 4, scale: accelScale)
         let magnetometer = hasMagnetometer ? try reading(at: 7, scale: magScale) : nil
-        return IMUReadingRow(
+        let row = IMUReadingRow(
             timestamp: timeUnit.seconds(values[0]), gyroscope: gyroscope, accelerometer: accelerometer,
             magnetometer: magnetometer, line: line)
+        try check(time: row.timestamp, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
+        return row
     }
 
     /// Reads on to the first row with an empty gyroscope or accelerometer cell, or the first row

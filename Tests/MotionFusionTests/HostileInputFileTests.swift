@@ -132,6 +132,8 @@ struct HostileInputFileTests {
         case .unknownUnit(_, let column, _, _), .mixedUnits(_, let column, _, _, _, _, _),
             .unitContradiction(_, let column, _, _, _):
             #expect(message.contains("line 1, column \(column) ("), "\(file.name): \(message)")
+        case .implausibleUnit(let line, let column, _, _, _):
+            #expect(message.contains("line \(line), column \(column) ("), "\(file.name): \(message)")
         case .unreadable:
             break
         }

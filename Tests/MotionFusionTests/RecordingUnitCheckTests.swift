@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+@testable import MotionCLI
+@testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionIO
+
+// Real recordings written in other units than they are read in: BROAD's trial 01 (TU Berlin), the
+// example of x-io's Fusion, and an Inria phone trial (Nexus 5, swinging). Each must be refused by
+// the reader, naming the column and the unit the values look like, and by `motion fuse` (no exit
+// 0); the same recordings in their own units, and every BROAD, phone and WeAllWalk recording at
+// hand, are read without a word.
+@Suite(
+    "Units checked against the data",
+    .enabled(if: BroadData.required && TyrexData.required, "reference data not found at ../shared/reference-data"))
+struct RecordingUnitCheckTests {
+    /// A recording's rows, `t,gx,gy,gz,ax,ay,az,mx,my,mz`, in s, rad/s, m/s², µT.
+    static func broad01() throws -> [[Double]] {
+        let r = try BroadData.recording("01_undisturbed_slow_rotation_A")
+        return r.timestamps.indices.map { i in
+            let g = r.gyroscope[i], a = r.accelerometer[i], m = r.magnetometer![i]
+            return [r.timestamps[i], g.x, g.y, g.z, a.x, a.y, a.z, m.x, m.y, m.z]
+        }
+    }
+
+    static func xio() throws -> [[Double]] {
+        // sensor_data.csv is in s, deg/s, g, µT (its header says so); these rows are in the library's units.
+        let text = try String(contentsOfFile: PeerData.path("fusion/sensor_data.csv"), encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().map { line in
+            let f = line.split(separator: ",").map { Double($0)! }
+            return [f[0]] + f[1...3].map { $0 * .pi / 180 } + f[4...6].map { $0 * 9.80665 } + Array(f[7...9])
+        }
+    }
+
+    static func phone() throws -> [[Double]] {
+        try TyrexData.rows("Guillaume_Nexus5_NoDist_Swinging.imu.csv.gz")
+    }
+
+    /// The rows with columns `columns` multiplied by `factor`, written under a plain header.
+    static func write(_ rows: [[Double]], scaling columns: ClosedRange<Int>? = nil, by factor: Double = 1) throws
+        -> String
+    {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mf-units-\(UUID()).csv").path
+        var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n"
+        for row in rows {
+            var r = row
+            if let columns { for c in columns { r[c] *= factor } }
+            text += r.map { "\($0)" }.joined(separator: ",") + "\n"
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var recording: String
+        var columns: ClosedRange<Int>?
+        var factor: Double
+        var options: [String]
+        var quantity: MeasuredQuantity
+        var looksLike: String
+        var testDescription: String { name }
+    }
+
+    static let degrees = 180 / Double.pi
+    static let cases: [Case] = [
+        Case(name: "BROAD, gyroscope in deg/s", recording: "broad", columns: 1...3, factor: degrees, options: [],
+             quantity: .gyroscope, looksLike: "deg/s"),
+        Case(name: "BROAD, rad/s read as deg/s", recording: "broad", columns: nil, factor: 1,
+             options: ["--gyro-unit", "deg/s"], quantity: .gyroscope, looksLike: "rad/s"),
+        Case(name: "BROAD, accelerometer in g", recording: "broad", columns: 4...6, factor: 1 / 9.80665, options: [],
+             quantity: .accelerometer, looksLike: "g"),
+        Case(name: "BROAD, m/s² read as g", recording: "broad", columns: nil, factor: 1,
+             options: ["--accel-unit", "g"], quantity: .accelerometer, looksLike: "m/s2"),
+        Case(name: "BROAD, timestamps in ns", recording: "broad", columns: 0...0, factor: 1e9, options: [],
+             quantity: .time, looksLike: "ns"),
+        Case(name: "BROAD, magnetometer in nT", recording: "broad", columns: 7...9, factor: 1000, options: [],
+             quantity: .magnetometer, looksLike: "nT"),
+        Case(name: "BROAD, magnetometer in gauss", recording: "broad", columns: 7...9, factor: 0.01, options: [],
+             quantity: .magnetometer, looksLike: "gauss"),
+        Case(name: "BROAD, µT read as gauss", recording: "broad", columns: nil, factor: 1,
+             options: ["--mag-unit", "gauss"], quantity: .magnetometer, looksLike: "uT"),
+        Case(name: "x-io, gyroscope in deg/s", recording: "xio", columns: 1...3, factor: degrees, options: [],
+             quantity: .gyroscope, looksLike: "deg/s"),
+        Case(name: "x-io, timestamps in ms", recording: "xio", columns: 0...0, factor: 1000, options: [],
+             quantity: .time, looksLike: "ms"),
+        Case(name: "phone, gyroscope in deg/s", recording: "phone", columns: 1...3, factor: degrees, options: [],
+             quantity: .gyroscope, looksLike: "deg/s"),
+        Case(name: "phone, accelerometer in g", recording: "phone", columns: 4...6, factor: 1 / 9.80665, options: [],
+             quantity: .accelerometer, looksLike: "g"),
+        Case(name: "phone, timestamps in ms", recording: "phone", columns: 0...0, factor: 1000, options: [],
+             quantity: .time, looksLike: "ms"),
+    ]
+
+    static func rows(_ recording: String) throws -> [[Double]] {
+        switch recording {
+        case "broad": try broad01()
+        case "xio": try xio()
+        default: try phone()
+        }
+    }
+
+    @Test(arguments: cases)
+    func aRecordingInOtherUnitsIsRefusedNamingTheUnitItLooksLike(_ c: Case) throws {
+        let path = try Self.write(Self.rows(c.recording), scaling: c.columns, by: c.factor)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var options = c.options
+        var units: (GyroscopeUnit?, AccelerometerUnit?, MagnetometerUnit?) = (nil, nil, nil)
+        while options.count >= 2 {
+            switch options[0] {
+            case "--gyro-unit": units.0 = GyroscopeUnit(rawValue: options[1])
+            case "--accel-unit": units.1 = AccelerometerUnit(rawValue: options[1])
+            default: units.2 = MagnetometerUnit(rawValue: options[1])
+            }
+            options.removeFirst(2)
+        }
+        var refusal: CSVError?
+        do {
+            let reader = try IMUCSVReader(
+                path: path, gyroscopeUnit: units.0, accelerometerUnit: units.1, magnetometerUnit: units.2)
+            while try reader.next() != nil {}
+        } catch {
+            refusal = error
+        }
+        guard case .implausibleUnit(_, let column, let name, let mismatch, let source) = refusal else {
+            Issue.record("\(c.name): not refused (\(String(describing: refusal)))")
+            return
+        }
+        #expect(mismatch.quantity == c.quantity, "\(c.name): \(mismatch)")
+        #expect(mismatch.looksLike == c.looksLike, "\(c.name): \(mismatch)")
+        let first = ["t": 1, "gx": 2, "ax": 5, "mx": 8][name]
+        #expect(first == column, "\(c.name): column \(column) \(name)")
+        #expect(source == (c.options.isEmpty ? .library : .given))
+        // `motion fuse` fails with the same words and writes no output.
+        let output = path + ".out.csv"
+        var message = ""
+        do {
+            var command = try MotionCommand.parseAsRoot(["fuse", path, "-o", output] + c.options)
+            try command.run()
+        } catch {
+            message = "\(error)"
+        }
+        #expect(message.contains("look like \(c.looksLike)"), "\(c.name): \(message)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        // --trust-units reads the file as it is.
+        var command = try MotionCommand.parseAsRoot(["fuse", path, "-o", output, "--trust-units"] + c.options)
+        try command.run()
+        #expect(FileManager.default.fileExists(atPath: output))
+        try? FileManager.default.removeItem(atPath: output)
+    }
+
+    @Test func recordingsInTheirOwnUnitsAreRead() throws {
+        for rows in [try Self.broad01(), try Self.xio(), try Self.phone()] {
+            let path = try Self.write(rows)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let reader = try IMUCSVReader(path: path)
+            var count = 0
+            while try reader.next() != nil { count += 1 }
+            #expect(count == rows.count)
+        }
+        for trial in BroadData.trials {
+            _ = try BroadData.recording(trial)  // IMURecording.read checks as well
+        }
+        // x-io's file with its own header (deg/s, g) read as written.
+        let reader = try IMUCSVReader(path: PeerData.path("fusion/sensor_data.csv"))
+        while try reader.next() != nil {}
+    }
+
+    @Test func theWholeFileReaderRefusesToo() throws {
+        let path = try Self.write(Self.broad01(), scaling: 4...6, by: 1 / 9.80665)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            _ = try IMURecording.read(path: path)
+        } throws: { error in
+            guard case CSVError.implausibleUnit(let line, 5, "ax", let mismatch, .library) = error else { return false }
+            return line == RecordingUnitCheck.sampleCount + 1 && mismatch.looksLike == "g"
+        }
+        #expect(try IMURecording.read(path: path, checksUnits: false).timestamps.count > 1000)
+    }
+
+    @Test func theTiltTestTellsTheGyroscopeScaleFromStillPairs() {
+        // A device tipped by 20° about x in 0.5 s between stills, ten times, read in rad/s: the test
+        // finds the rotation as read; the same rates 180/π times larger are deg/s.
+        func run(scale: Double, bias: Double = 0) -> RecordingUnitCheck.Mismatch? {
+            var check = RecordingUnitCheck(
+                time: .seconds, gyroscope: .radiansPerSecond, accelerometer: .metersPerSecondSquared, magnetometer: nil)
+            var t = 0.0, angle = 0.0
+            let dt = 0.01
+            for cycle in 0..<12 {
+                let rate = (cycle % 2 == 0 ? 1.0 : -1.0) * 20 * Double.pi / 180 / 0.5
+                for phase in 0..<100 {  // 0.5 s still, 0.5 s turning
+                    let turning = phase >= 50
+                    if turning { angle += rate * dt }
+                    let gravity = SIMD3(0, 9.81 * sin(angle), 9.81 * cos(angle))
+                    check.add(timestamp: t)
+                    check.add(accelerometer: gravity, at: t)
+                    check.add(gyroscope: SIMD3((turning ? rate : 0) + bias, bias, -bias) * scale, at: t)
+                    if let m = check.mismatch() { return m }
+                    t += dt
+                }
+            }
+            return check.mismatch(final: true)
+        }
+        #expect(run(scale: 1) == nil)
+        let wrong = run(scale: 180 / .pi)
+        #expect(wrong?.quantity == .gyroscope && wrong?.looksLike == "deg/s", "\(String(describing: wrong))")
+        // A bias of 5 °/s on the right unit does not make it look wrong.
+        #expect(run(scale: 1, bias: 5 * .pi / 180) == nil)
+    }
+}
