@@ -11,6 +11,10 @@ import MotionFusion
 /// device restarted with its clock, say, gives its readings from before the restart, then those
 /// after, each part merged by time). A reading with a NaN timestamp is taken as soon as it is its
 /// file's next (the assembler discards it). Errors name the file, then the line and column.
+///
+/// The units are checked against the data as the readings are merged (``RecordingUnitCheck``,
+/// the gyroscope file's timestamps for the interval) unless `--trust-units` is given: a
+/// contradiction is an error naming the file of that sensor, its line and first axis column.
 struct SensorFileMerge {
     /// One file and its next reading.
     struct Source {
@@ -32,6 +36,8 @@ struct SensorFileMerge {
     }
 
     private(set) var sources: [Source] = []
+    private var unitCheck: RecordingUnitCheck?
+    private var unitsGiven: InputUnits
 
     /// Opens the files and reads each one's first reading. An accelerometer or magnetometer file
     /// with a header and no rows has no readings (the sensor never reported); a gyroscope file
@@ -39,6 +45,7 @@ struct SensorFileMerge {
     ///
     /// - Throws: ``CommandFailure`` naming the file.
     init(files: [(path: String, sensor: SensorReading.Sensor)], units: InputUnits) throws {
+        unitsGiven = units
         for (path, sensor) in files {
             do throws(CSVError) {
                 let reader = try SensorCSVReader(
@@ -55,6 +62,48 @@ struct SensorFileMerge {
                 throw CommandFailure("\(path): \(error)")
             }
         }
+        guard !units.trustUnits, let gyroscope = source(of: .gyroscope), let accelerometer = source(of: .accelerometer),
+            let gyroscopeUnit = GyroscopeUnit(rawValue: gyroscope.reader.unit),
+            let accelerometerUnit = AccelerometerUnit(rawValue: accelerometer.reader.unit)
+        else { return }
+        unitCheck = RecordingUnitCheck(
+            time: gyroscope.reader.timeUnit, gyroscope: gyroscopeUnit, accelerometer: accelerometerUnit,
+            magnetometer: source(of: .magnetometer).flatMap { MagnetometerUnit(rawValue: $0.reader.unit) })
+    }
+
+    private func source(of sensor: SensorReading.Sensor) -> Source? {
+        sources.first { $0.reader.sensor == sensor }
+    }
+
+    /// Feeds a reading (nil: the end) to the unit check and throws its verdict, naming the file.
+    private mutating func check(_ reading: SensorReading?) throws {
+        guard unitCheck != nil else { return }
+        if let reading {
+            switch reading.sensor {
+            case .gyroscope:
+                unitCheck!.add(timestamp: reading.timestamp)
+                unitCheck!.add(gyroscope: reading.value, at: reading.timestamp)
+            case .accelerometer: unitCheck!.add(accelerometer: reading.value, at: reading.timestamp)
+            case .magnetometer: unitCheck!.add(magnetometer: reading.value)
+            }
+        }
+        guard let mismatch = unitCheck!.mismatch(final: reading == nil) else { return }
+        unitCheck = nil
+        let sensor: SensorReading.Sensor = mismatch.quantity == .accelerometer ? .accelerometer : mismatch.quantity == .magnetometer ? .magnetometer : .gyroscope
+        guard let source = source(of: sensor) else { return }
+        let column = mismatch.quantity == .time ? try source.reader.csv.requiredColumn(named: "t") : source.reader.firstAxisColumn
+        let given: Bool =
+            switch mismatch.quantity {
+            case .time: unitsGiven.timeUnit != nil
+            case .gyroscope: unitsGiven.gyroUnit != nil
+            case .accelerometer: unitsGiven.accelUnit != nil
+            case .magnetometer: unitsGiven.magUnit != nil
+            }
+        let error = CSVError.implausibleUnit(
+            line: source.reader.csv.lineNumber, column: column + 1, name: source.reader.csv.header[column],
+            mismatch: mismatch,
+            source: source.reader.csv.unit(ofColumn: column) != nil ? .header : given ? .given : .library)
+        throw CommandFailure("\(source.path): \(error)")
     }
 
     /// The order of sensors whose readings have the same timestamp.
@@ -90,12 +139,16 @@ struct SensorFileMerge {
                 best = k
             }
         }
-        guard let k = best, let reading = sources[k].next else { return nil }
+        guard let k = best, let reading = sources[k].next else {
+            try check(nil)
+            return nil
+        }
         do throws(CSVError) {
             try sources[k].advance()
         } catch {
             throw CommandFailure("\(sources[k].path): \(error)")
         }
+        try check(reading)
         return reading
     }
 

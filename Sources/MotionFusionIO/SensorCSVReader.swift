@@ -78,6 +78,9 @@ public final class SensorCSVReader {
         columns = [time] + axes
     }
 
+    /// The first axis column (0-based), for messages.
+    public var firstAxisColumn: Int { columns[1] }
+
     /// The next reading, or nil at the end of the file.
     ///
     /// - Throws: ``CSVError`` naming the line and column of a malformed row.

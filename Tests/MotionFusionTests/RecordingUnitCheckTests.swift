@@ -167,6 +167,39 @@ struct RecordingUnitCheckTests {
         while try reader.next() != nil {}
     }
 
+    @Test func oneFilePerSensorIsCheckedToo() throws {
+        // BROAD 01 as a gyroscope and an accelerometer file, the accelerometer in g under `t,x,y,z`.
+        let rows = try Self.broad01()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mf-units-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func file(_ name: String, _ columns: ClosedRange<Int>, scale: Double) throws -> String {
+            let path = folder.appendingPathComponent(name).path
+            let text = rows.map { r in ([r[0]] + columns.map { r[$0] * scale }).map { "\($0)" }.joined(separator: ",") }
+            try ("t,x,y,z\n" + text.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let gyroscope = try file("g.csv", 1...3, scale: 1)
+        let accelerometer = try file("a.csv", 4...6, scale: 1 / 9.80665)
+        let output = folder.appendingPathComponent("out.csv").path
+        var message = ""
+        do {
+            var command = try MotionCommand.parseAsRoot(
+                ["fuse", "--gyroscope", gyroscope, "--accelerometer", accelerometer, "-o", output])
+            try command.run()
+        } catch {
+            message = "\(error)"
+        }
+        #expect(message.contains("a.csv: line "), "\(message)")
+        #expect(message.contains("column 2 (x)"), "\(message)")
+        #expect(message.contains("the values look like g"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        var command = try MotionCommand.parseAsRoot(
+            ["fuse", "--gyroscope", gyroscope, "--accelerometer", accelerometer, "-o", output, "--accel-unit", "g"])
+        try command.run()
+        #expect(FileManager.default.fileExists(atPath: output))
+    }
+
     @Test func theWholeFileReaderRefusesToo() throws {
         let path = try Self.write(Self.broad01(), scaling: 4...6, by: 1 / 9.80665)
         defer { try? FileManager.default.removeItem(atPath: path) }
