@@ -93,25 +93,29 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Earth frame of the output: enu, nwu or ned.")
     var frame: EarthFrame = .enu
 
-    @Option(help: "Madgwick β, rad/s.")
-    var beta: Double = 0.1
+    @Option(parsing: .unconditional, help: "Madgwick β, rad/s (default 0.1).")
+    var beta: Double?
 
-    @Option(help: "Madgwick ζ (gyroscope bias drift gain), rad/s²; 0 turns it off.")
-    var zeta: Double = 0
+    @Option(parsing: .unconditional, help: "Madgwick ζ (gyroscope bias drift gain), rad/s²; 0 (the default) turns it off.")
+    var zeta: Double?
 
-    @Option(help: "Mahony proportional gain Kp, 1/s.")
-    var kp: Double = 1
+    @Option(parsing: .unconditional, help: "Mahony proportional gain Kp, 1/s (default 1).")
+    var kp: Double?
 
-    @Option(help: "Mahony integral gain Ki, 1/s²; the integral is the bias estimate.")
-    var ki: Double = 0.01
+    @Option(parsing: .unconditional, help: "Mahony integral gain Ki, 1/s² (default 0.01); the integral is the bias estimate.")
+    var ki: Double?
 
-    @Option(help: "Mahony: largest bias the integral may reach, rad/s.")
-    var maximumBias: Double = 0.1
+    @Option(parsing: .unconditional, help: "Mahony: largest bias the integral may reach, rad/s (default 0.1).")
+    var maximumBias: Double?
 
-    @Option(help: "Inertial and complementary filters: tilt correction time constant, s (defaults 4 and 1).")
+    @Option(
+        parsing: .unconditional,
+        help: "Inertial and complementary filters: tilt correction time constant, s (defaults 4 and 1).")
     var accelerometerTimeConstant: Double?
 
-    @Option(help: "Inertial and complementary filters: heading correction time constant, s (defaults 30 and 2).")
+    @Option(
+        parsing: .unconditional,
+        help: "Inertial and complementary filters: heading correction time constant, s (defaults 30 and 2).")
     var magnetometerTimeConstant: Double?
 
     @Option(
@@ -128,7 +132,7 @@ struct FuseCommand: ParsableCommand {
 
     @OptionGroup var units: InputUnits
 
-    @Option(help: "Steps longer than this many seconds are gaps (not integrated over).")
+    @Option(parsing: .unconditional, help: "Steps longer than this many seconds are gaps (not integrated over).")
     var maximumGap: Double = 1
 
     @Option(help: "Compute in double or float.")
@@ -166,11 +170,25 @@ struct FuseCommand: ParsableCommand {
                     ? "the sensors' files need both --gyroscope and --accelerometer (--magnetometer is optional)"
                     : "missing INPUT (or --gyroscope and --accelerometer files)")
         }
+        // An option of another filter would be ignored: refuse it, naming the filters it belongs to.
+        let owners: [(name: String, given: Bool, filters: [FilterName])] = [
+            ("--beta", beta != nil, [.madgwick]), ("--zeta", zeta != nil, [.madgwick]),
+            ("--kp", kp != nil, [.mahony]), ("--ki", ki != nil, [.mahony]), ("--maximum-bias", maximumBias != nil, [.mahony]),
+            ("--accelerometer-time-constant", accelerometerTimeConstant != nil, [.inertial, .complementary]),
+            ("--magnetometer-time-constant", magnetometerTimeConstant != nil, [.inertial, .complementary]),
+        ]
+        for owner in owners where owner.given && !owner.filters.contains(filter) {
+            throw ValidationError(
+                "\(owner.name) is a setting of --filter "
+                    + owner.filters.map(\.rawValue).joined(separator: " and ")
+                    + ", not of the \(filter.rawValue) filter, which would ignore it; "
+                    + "its own settings are set with --set NAME=VALUE (an unknown NAME lists them)")
+        }
         for (name, value) in [
-            ("--beta", beta), ("--zeta", zeta), ("--kp", kp), ("--ki", ki),
+            ("--beta", beta ?? 0), ("--zeta", zeta ?? 0), ("--kp", kp ?? 0), ("--ki", ki ?? 0),
             ("--accelerometer-time-constant", accelerometerTimeConstant ?? 1),
             ("--magnetometer-time-constant", magnetometerTimeConstant ?? 1), ("--maximum-gap", maximumGap),
-            ("--maximum-bias", maximumBias),
+            ("--maximum-bias", maximumBias ?? 0),
         ] where !(value.isFinite && value >= 0) {
             throw ValidationError("\(name) must be a finite number ≥ 0, got \(value)")
         }
@@ -194,10 +212,11 @@ struct FuseCommand: ParsableCommand {
             if let magnetometerTimeConstant { settings.magnetometerTimeConstant = S(magnetometerTimeConstant) }
             try fuse(InertialFrameFilter<S>(settings: SettingsOverrides.apply(settingOverrides, to: settings, filter: "inertial")))
         case .madgwick:
-            let settings = MadgwickFilter<S>.Settings(beta: S(beta), zeta: S(zeta), frame: frame)
+            let settings = MadgwickFilter<S>.Settings(beta: S(beta ?? 0.1), zeta: S(zeta ?? 0), frame: frame)
             try fuse(MadgwickFilter<S>(settings: SettingsOverrides.apply(settingOverrides, to: settings, filter: "madgwick")))
         case .mahony:
-            let settings = MahonyFilter<S>.Settings(kp: S(kp), ki: S(ki), maximumBias: S(maximumBias), frame: frame)
+            let settings = MahonyFilter<S>.Settings(
+                kp: S(kp ?? 1), ki: S(ki ?? 0.01), maximumBias: S(maximumBias ?? 0.1), frame: frame)
             try fuse(MahonyFilter<S>(settings: SettingsOverrides.apply(settingOverrides, to: settings, filter: "mahony")))
         case .complementary:
             let settings = ComplementaryFilter<S>.Settings(

@@ -11,7 +11,15 @@ enum SettingsOverrides {
     static func apply<Settings: OverridableSettings>(
         _ overrides: [String], to settings: Settings, filter: String
     ) throws(SettingsOverrideError) -> Settings {
-        guard !overrides.isEmpty else { return settings }
+        guard !overrides.isEmpty else {
+            // The flags' values alone: refused outside their settings' ranges, as overrides are.
+            do throws(SettingsError) {
+                try settings.validate()
+            } catch {
+                throw SettingsOverrideError(description: "\(error)")
+            }
+            return settings
+        }
         func fail(_ text: String) -> SettingsOverrideError { SettingsOverrideError(description: "--set: \(text)") }
         // Non-finite numbers travel as strings, so that a setting whose range includes ∞ (Madgwick's
         // maximumBias, the complementary filter's time constants: "off") can be set to inf.

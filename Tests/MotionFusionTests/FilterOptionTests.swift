@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import MotionCLI
+@testable import MotionFusion
+
+/// `motion fuse`'s options that belong to one filter: given with another filter they are refused
+/// (they were silently ignored), a negative value is read as a number and refused with the range
+/// (it was "Missing value"), and with their own filter they work as before.
+@Suite("motion fuse: options of the chosen filter")
+struct FilterOptionTests {
+    static func message(_ arguments: [String]) -> String? {
+        do {
+            _ = try MotionCommand.parseAsRoot(arguments)
+            return nil
+        } catch {
+            return MotionCommand.message(for: error)
+        }
+    }
+
+    @Test(arguments: [
+        (["--beta", "0.1"], "madgwick", "inertial"), (["--zeta", "0.01"], "madgwick", "inertial"),
+        (["--kp", "2"], "mahony", "inertial"), (["--ki", "0.1", "--filter", "madgwick"], "mahony", "madgwick"),
+        (["--maximum-bias", "0.2", "--filter", "complementary"], "mahony", "complementary"),
+        (["--accelerometer-time-constant", "2", "--filter", "madgwick"], "inertial and complementary", "madgwick"),
+        (["--magnetometer-time-constant", "9", "--filter", "mahony"], "inertial and complementary", "mahony"),
+    ])
+    func anOptionOfAnotherFilterIsRefused(_ options: [String], owner: String, chosen: String) throws {
+        let text = try #require(Self.message(["fuse", "in.csv", "-o", "out.csv"] + options))
+        #expect(text.contains("\(options[0]) is a setting of --filter \(owner), not of the \(chosen) filter"), "\(text)")
+    }
+
+    @Test func aNegativeValueIsReadAndRefusedWithItsRange() throws {
+        for option in ["--beta", "--kp", "--accelerometer-time-constant", "--maximum-gap"] {
+            let filter = option == "--beta" ? "madgwick" : option == "--kp" ? "mahony" : "inertial"
+            let text = try #require(Self.message(["fuse", "in.csv", "-o", "o.csv", "--filter", filter, option, "-0.5"]))
+            #expect(text.contains("\(option) must be a finite number ≥ 0, got -0.5"), "\(text)")
+            #expect(!text.contains("Missing value"), "\(text)")
+        }
+    }
+
+    @Test func anOptionOfTheChosenFilterChangesItsOutputAndTheDefaultsAreTheDocumentedOnes() throws {
+        let input = FuseCommandTests.input()
+        let folder = FileManager.default.temporaryDirectory
+        func fuse(_ options: [String]) throws -> [[Double]] {
+            let out = folder.appendingPathComponent("mf-options-\(UUID()).csv").path
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            try FuseCommandTests.run(["fuse", input, "-o", out] + options)
+            return try FuseCommandTests.output(out)
+        }
+        #expect(try fuse(["--filter", "madgwick"]) == fuse(["--filter", "madgwick", "--beta", "0.1", "--zeta", "0"]))
+        #expect(try fuse(["--filter", "madgwick"]) != fuse(["--filter", "madgwick", "--beta", "0.5"]))
+        #expect(
+            try fuse(["--filter", "mahony"]) == fuse(["--filter", "mahony", "--kp", "1", "--ki", "0.01", "--maximum-bias", "0.1"]))
+        #expect(try fuse([]) == fuse(["--accelerometer-time-constant", "4", "--magnetometer-time-constant", "30"]))
+    }
+}
