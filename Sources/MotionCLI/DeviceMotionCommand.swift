@@ -39,7 +39,7 @@ struct DeviceMotionCommand: ParsableCommand {
             \(outputFileRules)
             """)
 
-    @Argument(help: "The input CSV file (not with --live).")
+    @Argument(help: "The input CSV file, - for standard input (not with --live).")
     var input: String?
 
     @Flag(help: "Read the Linux IIO devices live instead of a file.")

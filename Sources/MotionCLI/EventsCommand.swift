@@ -19,7 +19,7 @@ struct EventsCommand: ParsableCommand {
             \(outputFileRules)
             """)
 
-    @Argument(help: "The input CSV file.")
+    @Argument(help: "The input CSV file, - for standard input.")
     var input: String
 
     @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")

@@ -57,7 +57,7 @@ struct FuseCommand: ParsableCommand {
             \(outputFileRules)
             """)
 
-    @Argument(help: "The input CSV file (absent when the sensors come in files of their own).")
+    @Argument(help: "The input CSV file, - for standard input (absent when the sensors come in files of their own).")
     var input: String?
 
     @Option(

@@ -3,7 +3,7 @@ import MotionFusion
 
 /// Options shared by the inertial calibrations: the recording and its units.
 struct InertialInput: ParsableArguments {
-    @Argument(help: "The input CSV file (t,gx,gy,gz,ax,ay,az; other columns ignored).")
+    @Argument(help: "The input CSV file, - for standard input (t,gx,gy,gz,ax,ay,az; other columns ignored).")
     var input: String
 
     @Option(name: .shortAndLong, help: "Write the calibration to this JSON file (- for standard output).")

@@ -6,8 +6,8 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The file has no header line.
     case empty
-    /// A required column is not in the header.
-    case missingColumn(name: String)
+    /// A required column is not in the header; `found` is the header's names.
+    case missingColumn(name: String, found: [String])
     /// A column name appears twice in the header (line 1).
     case duplicateColumn(name: String, column: Int)
     /// A line has a different number of fields than the header. The description names the column
@@ -53,7 +53,9 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
         case .empty: "line 1: the file is empty (no header)"
-        case .missingColumn(let name): "line 1: no column named '\(name)' in the header"
+        case .missingColumn(let name, let found):
+            "line 1: no column named '\(name)' in the header (accepted: " + Self.accepted(name)
+                + "; found: " + (found.prefix(20).map { "'\($0)'" }.joined(separator: ", ") + (found.count > 20 ? ", …" : "")) + ")"
         case .duplicateColumn(let name, let column):
             "line 1, column \(column): '\(name)' appears more than once in the header"
         case .wrongFieldCount(let line, let expected, let found):
@@ -92,5 +94,16 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
         let base = name.split(separator: "(").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? name
         return (mismatch.looksLike.map { "write the unit in the header, '\(base) (\($0))', or give \(option) \($0); " } ?? "")
             + "--trust-units reads the values as they are"
+    }
+
+    /// The names a required column may have, for ``missingColumn(name:found:)``.
+    static func accepted(_ name: String) -> String {
+        var names = ["'\(name)'"]
+        if let alias = CSVReader.aliases[name] {
+            names.append(
+                "'" + alias.split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+                    + "' (any case)")
+        }
+        return names.joined(separator: " or ") + ", with an optional unit such as '\(name) (unit)'"
     }
 }

@@ -64,7 +64,8 @@ public final class CSVReader {
     /// - Throws: ``CSVError/unreadable(path:reason:)``, ``CSVError/empty``,
     ///   ``CSVError/lineTooLong(line:limit:)``.
     public init(path: String) throws(CSVError) {
-        guard let file = fopen(path, "rb") else {
+        // `-` is standard input (a duplicate of its descriptor, so that closing the reader leaves it open).
+        guard let file = path == "-" ? fdopen(dup(0), "rb") : fopen(path, "rb") else {
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))
         }
         self.file = file
@@ -80,6 +81,12 @@ public final class CSVReader {
         if let line = try nextLine() {
             var bytes = Array(UnsafeBufferPointer(start: buffer + line.lowerBound, count: line.count))
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+            if bytes.starts(with: [0x1F, 0x8B]) {
+                throw .unreadable(
+                    path: path,
+                    reason: "the file is gzip-compressed; decompress it first, or give - and pipe it in "
+                        + "(gzip -dc FILE.csv.gz | motion fuse - -o OUT.csv)")
+            }
             names = bytes.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
                 String(decoding: $0, as: UTF8.self).trimmingSpaces()
             }
@@ -191,7 +198,7 @@ public final class CSVReader {
 
     /// The index of a required column.
     public func requiredColumn(named name: String) throws(CSVError) -> Int {
-        guard let index = try column(named: name) else { throw .missingColumn(name: name) }
+        guard let index = try column(named: name) else { throw .missingColumn(name: name, found: header) }
         return index
     }
 

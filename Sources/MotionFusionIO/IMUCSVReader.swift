@@ -96,7 +96,7 @@ public final class IMUCSVReader {
         let present = magnetic.compactMap { $0 }
         if !present.isEmpty && present.count < 3 {
             let missing = ["mx", "my", "mz"].enumerated().first { magnetic[$0.offset] == nil }!.element
-            throw .missingColumn(name: missing)
+            throw .missingColumn(name: missing, found: csv.header)
         }
         hasMagnetometer = useMagnetometer && present.count == 3
         let time = try csv.unit(ofColumns: [columns[0]], given: timeUnit)

@@ -51,14 +51,14 @@ struct CSVReaderTests {
         let header = "t,gx,gy,gz,ax,ay,az\n"
         let cases: [(String, CSVError)] = [
             ("", .empty),
-            ("t,gx,gy,gz,ax,ay\n0,0,0,0,0,0\n", .missingColumn(name: "az")),
+            ("t,gx,gy,gz,ax,ay\n0,0,0,0,0,0\n", .missingColumn(name: "az", found: ["t", "gx", "gy", "gz", "ax", "ay"])),
             ("t,gx,gy,gz,ax,ay,az,gx\n", .duplicateColumn(name: "gx", column: 8)),
             (header, .noData),
             (header + "0,0,0,0,0,0,1\n0,0,0,0,0,1\n", .wrongFieldCount(line: 3, expected: 7, found: 6)),
             (header + "0,0,0,0,0,0,1\n0,0,0,abc,0,0,1\n", .notANumber(line: 3, column: 4, name: "gz", text: "abc")),
             (header + "0,0,0,0,,0,1\n", .notANumber(line: 2, column: 5, name: "ax", text: "")),
             (header + "0,0,0,0,1.5.5,0,1\n", .notANumber(line: 2, column: 5, name: "ax", text: "1.5.5")),
-            ("t,gx,gy,gz,ax,ay,az,mx,my\n", .missingColumn(name: "mz")),
+            ("t,gx,gy,gz,ax,ay,az,mx,my\n", .missingColumn(name: "mz", found: ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my"])),
         ]
         for (text, expected) in cases {
             #expect(throws: expected, "\(text.debugDescription)") { try Self.readAll(text) }

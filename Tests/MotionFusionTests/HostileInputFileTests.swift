@@ -37,9 +37,9 @@ struct BadFile: Sendable, CustomTestStringConvertible {
         BadFile(name: "blank lines only", text: "\n\r\n\n", error: .empty),
         BadFile(name: "a header only", text: header, error: .noData),
         BadFile(name: "a header only, BOM and CRLF, blank lines", text: "\u{FEFF}t,gx,gy,gz,ax,ay,az\r\n\r\n\n", error: .noData),
-        BadFile(name: "a missing column", text: "t,gx,gy,gz,ax,ay\n0,0,0,0,0,0\n", error: .missingColumn(name: "az")),
+        BadFile(name: "a missing column", text: "t,gx,gy,gz,ax,ay\n0,0,0,0,0,0\n", error: .missingColumn(name: "az", found: ["t", "gx", "gy", "gz", "ax", "ay"])),
         BadFile(name: "a duplicated column", text: "t,gx,gy,gz,ax,ay,az,t\n" + rows(0..<2), error: .duplicateColumn(name: "t", column: 8)),
-        BadFile(name: "only mx and my", text: "t,gx,gy,gz,ax,ay,az,mx,my\n", error: .missingColumn(name: "mz")),
+        BadFile(name: "only mx and my", text: "t,gx,gy,gz,ax,ay,az,mx,my\n", error: .missingColumn(name: "mz", found: ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my"])),
         BadFile(
             name: "an unknown unit in the header", text: "t,gx,gy,gz,ax (G),ay (G),az (G)\n" + rows(0..<2),
             error: .unknownUnit(quantity: .accelerometer, column: 5, name: "ax (G)", unit: "G")),

@@ -242,3 +242,47 @@ struct RecordingUnitCheckTests {
         #expect(run(scale: 1, bias: 5 * .pi / 180) == nil)
     }
 }
+
+/// What a newcomer meets first with another source's files: a gzipped recording, standard input, a
+/// header with other names.
+@Suite("Reading other sources' files")
+struct OtherSourcesFileTests {
+    @Test func aGzippedRecordingIsNamedAsSuch() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mf-gz-\(UUID()).csv.gz").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0A]).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try CSVReader(path: path)
+        } throws: { error in
+            guard case CSVError.unreadable(_, let reason) = error else { return false }
+            return reason.contains("gzip-compressed") && reason.contains("gzip -dc")
+        }
+    }
+
+    @Test func aMissingColumnListsTheNamesAcceptedAndTheHeaders() {
+        let error = CSVError.missingColumn(name: "az", found: ["time", "accX", "accY", "accZ"])
+        #expect(
+            error.description
+                == "line 1: no column named 'az' in the header (accepted: 'az' or 'Accelerometer Z' (any case), "
+                + "with an optional unit such as 'az (unit)'; found: 'time', 'accX', 'accY', 'accZ')")
+    }
+
+    @Test func standardInputIsADash() throws {
+        // The CLI's input `-`: a child process feeds a recording through a pipe to `motion fuse - -o FILE`.
+        let motion = try StandardOutputTests.binary()
+        let input = FuseCommandTests.input(rows: 300)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("mf-stdin-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: motion)
+        process.arguments = ["fuse", "-", "-o", output]
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let direct = output + ".direct.csv"
+        defer { try? FileManager.default.removeItem(atPath: direct) }
+        try FuseCommandTests.run(["fuse", input, "-o", direct])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: URL(fileURLWithPath: direct)))
+    }
+}

@@ -22,7 +22,7 @@ struct SensorCSVReaderTests {
         let xio = try Self.readAll("Time (s),Magnetometer X (uT),Magnetometer Y (uT),Magnetometer Z (uT)\n1,1,2,3\n", .magnetometer)
         #expect(xio == [SensorReading(sensor: .magnetometer, timestamp: 1, value: SIMD3(1, 2, 3))])
         // Another sensor's names are not this sensor's axes.
-        #expect(throws: CSVError.missingColumn(name: "x")) { try Self.readAll("t,gx,gy,gz\n0,1,2,3\n", .accelerometer) }
+        #expect(throws: CSVError.missingColumn(name: "x", found: ["t", "gx", "gy", "gz"])) { try Self.readAll("t,gx,gy,gz\n0,1,2,3\n", .accelerometer) }
     }
 
     @Test func unitsFromTheHeaderOrGiven() throws {
@@ -47,8 +47,8 @@ struct SensorCSVReaderTests {
     }
 
     @Test func errorsNameLineAndColumn() throws {
-        #expect(throws: CSVError.missingColumn(name: "y")) { try Self.readAll("t,x,z\n0,1,2\n", .gyroscope) }
-        #expect(throws: CSVError.missingColumn(name: "t")) { try Self.readAll("x,y,z\n0,1,2\n", .gyroscope) }
+        #expect(throws: CSVError.missingColumn(name: "y", found: ["t", "x", "z"])) { try Self.readAll("t,x,z\n0,1,2\n", .gyroscope) }
+        #expect(throws: CSVError.missingColumn(name: "t", found: ["x", "y", "z"])) { try Self.readAll("x,y,z\n0,1,2\n", .gyroscope) }
         #expect(throws: CSVError.notANumber(line: 3, column: 4, name: "z", text: "")) {
             try Self.readAll("t,x,y,z\n0,1,2,3\n0.1,1,2,\n", .gyroscope)
         }
