@@ -9,8 +9,11 @@ struct EvaluateCommand: ParsableCommand {
         abstract: "BROAD's RMS errors (total, heading, inclination) of an estimate against a truth.",
         discussion: """
             ESTIMATE has columns qw,qx,qy,qz (as `motion fuse` writes them); TRUTH has qw,qx,qy,qz and \
-            optionally movement. Both are sensor → earth in the same frame, row by row. Rows count where \
-            movement is 1 (all rows without that column) and the truth is finite. Errors: \
+            optionally movement (BROAD) or score (the phone trials). Both are sensor → earth in the same \
+            frame, row by row. Rows count where movement or score is above 0.5 (all rows without such a \
+            column) and the truth is finite. A 9D report gives the constant heading offset (circular mean \
+            of the heading error over those rows); --heading-offset remove takes it out before scoring, \
+            as score_tyrex.py does for a truth whose north is not magnetic north. Errors: \
             e = q_est ⊗ q_ref⁻¹; total 2·acos|e_w|, heading 2·atan(|e_z|/|e_w|), inclination \
             2·acos √(e_w² + e_z²); RMS in degrees.
 
@@ -43,15 +46,35 @@ struct EvaluateCommand: ParsableCommand {
         print(try report(), terminator: "")
     }
 
-    /// What `run` prints. Both files are read row by row, side by side, so memory stays flat
-    /// however long the recordings are.
-    func report() throws -> String {
-        let estimated = try QuaternionRows(estimate, movement: false, flags: true)
-        let reference = try QuaternionRows(truth, movement: true, flags: false)
+    /// Whether a constant heading offset between estimate and truth is removed before scoring.
+    enum HeadingOffset: String, CaseIterable, ExpressibleByArgument {
+        /// Scored as it is (BROAD's scoring, `scripts/compare_accuracy.py`).
+        case keep
+        /// The circular mean of the heading error over the scored rows is removed first
+        /// (`score_tyrex.py`'s 9D scoring: an optical truth's north is not magnetic north).
+        case remove
+    }
+
+    @Option(
+        help: "keep (BROAD's scoring) or remove the constant heading offset, the circular mean of the heading error over the scored rows (score_tyrex.py's 9D scoring).")
+    var headingOffset: HeadingOffset = .keep
+
+    /// One pass over both files: the errors after turning the estimate by `turn` rad about the
+    /// earth's vertical, and the sums of the heading error's sine and cosine over the scored rows.
+    struct Pass {
         var accumulator = OrientationErrorAccumulator()
         var firstBadTruth: Int?, firstBadEstimate: Int?
         var magnetometerUsed = false
         var rows = 0
+        var headingSine = 0.0, headingCosine = 0.0
+        var hasFlags = false
+    }
+
+    func pass(turn: Double) throws -> Pass {
+        let estimated = try QuaternionRows(estimate, movement: false, flags: true)
+        let reference = try QuaternionRows(truth, movement: true, flags: false)
+        let rotation = Quaternion<Double>(angle: turn, axis: SIMD3(0, 0, 1))
+        var result = Pass()
         while true {
             let e = try estimated.next(), r = try reference.next()
             guard let e, let r else {
@@ -60,18 +83,42 @@ struct EvaluateCommand: ParsableCommand {
                 let (longer, rest) = e == nil ? (reference, 1) : (estimated, 1)
                 var extra = rest
                 while try longer.next() != nil { extra += 1 }
+                let rows = result.rows
                 let (estimateRows, truthRows) = e == nil ? (rows, rows + extra) : (rows + extra, rows)
                 throw CommandFailure("\(estimate) has \(estimateRows) rows, \(truth) has \(truthRows)")
             }
-            rows += 1
+            result.rows += 1
+            let q = turn == 0 ? e.quaternion : rotation * e.quaternion
             // The rows left out, with the first of each kind, as the accumulator counts them.
-            switch accumulator.add(estimate: e.quaternion, reference: r.quaternion, scored: r.movement ?? true) {
-            case .unusableReference: if firstBadTruth == nil { firstBadTruth = r.line }
-            case .unusableEstimate: if firstBadEstimate == nil { firstBadEstimate = e.line }
-            case .scored: if e.flags?.contains(.magnetometerUsed) == true { magnetometerUsed = true }
+            switch result.accumulator.add(estimate: q, reference: r.quaternion, scored: r.movement ?? true) {
+            case .unusableReference: if result.firstBadTruth == nil { result.firstBadTruth = r.line }
+            case .unusableEstimate: if result.firstBadEstimate == nil { result.firstBadEstimate = e.line }
+            case .scored:
+                if e.flags?.contains(.magnetometerUsed) == true { result.magnetometerUsed = true }
+                var error = (q * r.quaternion.conjugate).normalized()
+                if error.w < 0 { error = Quaternion(w: -error.w, x: -error.x, y: -error.y, z: -error.z) }
+                let heading = 2 * Double.atan2(y: error.z, x: error.w)
+                result.headingSine += Double.sin(heading)
+                result.headingCosine += Double.cos(heading)
             case .notScored: break
             }
         }
+        result.hasFlags = estimated.hasFlags
+        return result
+    }
+
+    /// What `run` prints. Both files are read row by row, side by side, so memory stays flat
+    /// however long the recordings are (twice with `--heading-offset remove`).
+    func report() throws -> String {
+        if headingOffset == .remove, estimate == "-" || truth == "-" {
+            throw CommandFailure("--heading-offset remove reads the files twice: give files, not -")
+        }
+        let first = try pass(turn: 0)
+        let offset = Double.atan2(y: first.headingSine, x: first.headingCosine)
+        let run = headingOffset == .remove ? try pass(turn: -offset) : first
+        let accumulator = run.accumulator
+        let (firstBadTruth, firstBadEstimate, magnetometerUsed, rows) =
+            (run.firstBadTruth, run.firstBadEstimate, run.magnetometerUsed, run.rows)
         let summary = accumulator.summary
         var leftOut: [String] = []
         if let first = firstBadEstimate {
@@ -90,7 +137,7 @@ struct EvaluateCommand: ParsableCommand {
         }
 
         // 6D when told, or when motion fuse's flags show that no scored row used the magnetometer.
-        let detected = !sixD && estimated.hasFlags && !magnetometerUsed
+        let detected = !sixD && run.hasFlags && !magnetometerUsed
         var text = "rows scored: \(summary.count) of \(rows)\n"
         for line in leftOut { text += "left out: \(line)\n" }
         let total = "total RMSE        \(format(summary.total, digits: 3))°"
@@ -104,6 +151,12 @@ struct EvaluateCommand: ParsableCommand {
             text += total + "   (not meaningful for a 6D estimate)\n"
             text += heading + "   (not meaningful for a 6D estimate)\n"
         } else {
+            let degrees = format(offset * 180 / .pi, digits: 3)
+            text +=
+                headingOffset == .remove
+                ? "heading offset    \(degrees)° (circular mean of the heading error), removed before scoring\n"
+                : "heading offset    \(degrees)° (circular mean of the heading error), kept; "
+                    + "--heading-offset remove scores without it, as score_tyrex.py does\n"
             text += total + "\n"
             text += "  (total and heading include the heading error, which a 6D filter, without magnetometer, "
             text += "cannot observe: for a 6D estimate read inclination, or pass --6d)\n"

@@ -1,7 +1,8 @@
 import MotionFusion
 
 /// The rows of a CSV file of attitudes, one at a time: the quaternion `qw,qx,qy,qz`, its line, and
-/// the `movement` and `motion fuse` `flags` columns when asked for and present. A flags value that
+/// the `movement` (or `score`: a row counts when it is above 0.5) and `motion fuse` `flags`
+/// columns when asked for and present. A flags value that
 /// is not a whole number in 0...65535 marks the column as another program's: from then on
 /// ``hasFlags`` is false and no row carries flags.
 final class QuaternionRows {
@@ -25,7 +26,9 @@ final class QuaternionRows {
         do throws(CSVError) {
             let csv = try CSVReader(path: path)
             var wanted = try ["qw", "qx", "qy", "qz"].map { name throws(CSVError) in try csv.requiredColumn(named: name) }
-            let movementColumn = wantMovement ? try csv.column(named: "movement") : nil
+            // BROAD's `movement` (1 = scored) or the phone trials' `score` (above 0.5 = scored).
+            var movementColumn = wantMovement ? try csv.column(named: "movement") : nil
+            if wantMovement, movementColumn == nil { movementColumn = try csv.column(named: "score") }
             let flagsColumn = wantFlags ? try csv.column(named: "flags") : nil
             if let movementColumn { wanted.append(movementColumn) }
             if let flagsColumn { wanted.append(flagsColumn) }
@@ -51,7 +54,7 @@ final class QuaternionRows {
             throw CommandFailure("\(path): \(error)")
         }
         var row = Row(quaternion: Quaternion(w: values[0], x: values[1], y: values[2], z: values[3]), line: reader.lineNumber)
-        if hasMovement { row.movement = values[4] == 1 }
+        if hasMovement { row.movement = values[4] > 0.5 }
         if hasFlags {
             let raw = values[columns.count - 1]
             if raw >= 0 && raw <= Double(UInt16.max) && raw.rounded() == raw {
