@@ -14,47 +14,19 @@ struct FuseCommand: ParsableCommand {
         commandName: "fuse",
         abstract: "Fuse a CSV recording into attitude (one output row per gyroscope reading).",
         discussion: """
-            INPUT is a CSV file whose header names t,gx,gy,gz,ax,ay,az and optionally mx,my,mz, in any
-            order (other columns are ignored); x-io's names (Time, Gyroscope X, Accelerometer X,
-            Magnetometer X, ...) work too. A header may give each column's unit after its name, in
-            parentheses or brackets: "Gyroscope X (deg/s)", "gx (deg/s)", "gx[deg/s]". Accepted, case
-            included: time s, ms, us, µs, ns; gyroscope rad/s, deg/s, °/s, dps; accelerometer g
-            (gravity), m/s², m/s^2, m/s2, ms^-2; magnetometer µT, uT, nT, mT, gauss, G (gauss). Without
-            a unit in the header, the unit options apply, else seconds, rad/s, m/s² (specific force)
-            and µT. An unknown unit, or the axes of one sensor in different units, is an error naming
-            the column; a unit option that contradicts the header is an error naming both units. The
-            sample period comes from t; repeated, backward and jumping timestamps are handled as
-            MotionFusion's SampleClock documents.
+            INPUT: a CSV file (- for standard input) whose header names t,gx,gy,gz,ax,ay,az and \
+            optionally mx,my,mz in any order (x-io's names too), in the header's units ("gx (deg/s)"), \
+            else the unit options', else s, rad/s, m/s² (specific force) and µT; the units are checked \
+            against the data. Rows with empty cells, or one file per sensor (--gyroscope, \
+            --accelerometer, --magnetometer), are a multi-rate recording: one output row per gyroscope \
+            reading.
 
-            OUTPUT gets the header
-              t,qw,qx,qy,qz,bias_x,bias_y,bias_z,gravity_x,gravity_y,gravity_z,linear_x,linear_y,
-              linear_z,earth_linear_x,earth_linear_y,earth_linear_z,flags
-            with q sensor → earth (scalar first), bias in rad/s, gravity and linear acceleration in m/s²
-            (sensor frame, then earth frame), printed so that every number reads back exactly. The
-            input is streamed row by row, so memory stays flat however large the file. An output
-            file appears only when the whole input was read; on malformed input the command names
-            the line and column and exits with status 1.
+            OUTPUT: t,qw,qx,qy,qz (sensor → earth, scalar first), bias_x..z (rad/s), gravity_x..z, \
+            linear_x..z, earth_linear_x..z (m/s²), flags. A file is replaced only when the whole input \
+            was read; an error names the line and column and exits with status 1.
 
-            Without magnetometer columns (or with --no-magnetometer) the filter runs 6D.
-
-            MULTI-RATE RECORDINGS. Sensors with separate timestamps come in one of two forms. (1) One
-            INPUT whose rows leave a sensor's three cells empty (or all nan) when it has no reading
-            at that row's time; a sensor with only some of its cells empty is an error naming line
-            and column. (2) One file per sensor instead of INPUT: --gyroscope G.csv --accelerometer
-            A.csv [--magnetometer M.csv], each with a header naming t and x,y,z (or gx,gy,gz /
-            ax,ay,az / mx,my,mz, or x-io's names), units in the header or from the unit options as
-            above; the files are merged by timestamp (each keeps its own order; at equal timestamps
-            accelerometer and magnetometer before gyroscope); errors name file, line and column.
-            Either way the readings go through MotionFusion's SampleAssembler with its default
-            rules: one output row per gyroscope reading, with the latest accelerometer reading at
-            or before it no older than 0.1 s and magnetometer reading no older than 0.5 s (rows
-            without a gyroscope reading give no output row). A sample without accelerometer
-            reading is fused as a row of nan accelerometer cells: the gyroscope is integrated
-            without tilt correction and accelerometerUsed is not set in its flags. A file with no
-            empty gyroscope or accelerometer cell is fused row by row as described above. A
-            multi-rate INPUT is read twice, so it must be a regular file.
-
-            \(outputFileRules)
+            Everything in detail: the DocC article "The motion Command-Line Tool" \
+            (Sources/MotionFusion/MotionFusion.docc/CommandLineTool.md).
             """)
 
     @Argument(help: "The input CSV file, - for standard input (absent when the sensors come in files of their own).")
