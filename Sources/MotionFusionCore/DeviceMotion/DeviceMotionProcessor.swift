@@ -26,7 +26,7 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
     /// declination` give it; nil in the other frames, which use none.
     public let declinationDegrees: Double?
     /// The declination in radians (0 outside true north).
-    let declinationRadians: Double
+    @usableFromInline let declinationRadians: Double
     @usableFromInline var arbitraryYaw: Quaternion<Scalar>?
 
     /// A processor. The filter may run in any ``EarthFrame``; its attitude is turned into NWU
@@ -60,6 +60,7 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
     }
 
     /// Processes one raw sample (units as ``FusionStream/update(timestamp:gyroscope:accelerometer:magnetometer:)``).
+    @inlinable
     public mutating func update(
         timestamp: Double, gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
     ) -> DeviceMotionSample<Scalar> {
@@ -101,6 +102,7 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
     /// The turn about the vertical T of `q = T ⊗ S`, S a rotation about a horizontal axis: the
     /// normalized (w, 0, 0, z) part of q; the identity when that part vanishes (q turns the device
     /// upside down, tilt 180°, where no split exists).
+    @inlinable
     static func verticalTurn(of q: Quaternion<Scalar>) -> Quaternion<Scalar> {
         let turn = Quaternion(w: q.w, x: 0, y: 0, z: q.z)
         guard Quaternion.hasDirection(turn) else { return .identity }
@@ -110,6 +112,7 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
     /// Core Motion's heading in degrees from a yaw in radians (counter-clockwise about Z): the
     /// clockwise angle in [0, 360). A tiny positive yaw gives 360 − tiny, which rounds to 360.0 in
     /// Double; that is reported as 0, the same direction.
+    @inlinable
     static func heading(yaw: Double) -> Double {
         var heading = (-yaw * 180 / .pi).truncatingRemainder(dividingBy: 360)
         if heading < 0 { heading += 360 }

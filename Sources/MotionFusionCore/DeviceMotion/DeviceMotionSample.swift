@@ -23,4 +23,18 @@ public struct DeviceMotionSample<Scalar: FusionScalar>: Sendable, Hashable {
     /// device's X axis projected on the horizontal plane — 0 when the attitude matches the reference
     /// frame — in the north-referenced frames; −1 in the others, as in Core Motion.
     public var heading: Double
+
+    @usableFromInline
+    init(
+        timestamp: Double, attitude: Attitude<Scalar>, rotationRate: SIMD3<Scalar>, gravity: SIMD3<Scalar>,
+        userAcceleration: SIMD3<Scalar>, magneticField: CalibratedMagneticField<Scalar>, heading: Double
+    ) {
+        self.timestamp = timestamp
+        self.attitude = attitude
+        self.rotationRate = rotationRate
+        self.gravity = gravity
+        self.userAcceleration = userAcceleration
+        self.magneticField = magneticField
+        self.heading = heading
+    }
 }
