@@ -340,13 +340,15 @@ struct FuseMultiRateTests {
         let out = Self.outputPath()
         #expect(
             Self.run(["fuse", "--gyroscope", f.g, "--accelerometer", noZ, "-o", out])
-                == "\(noZ): line 1: no column named 'z' in the header")
+                == "\(noZ): line 1: no column named 'z' in the header (accepted: 'z', with an optional unit "
+                + "such as 'z (unit)'; found: 't', 'x', 'y')")
         #expect(
             Self.run(["fuse", "--gyroscope", f.g, "--accelerometer", f.a, "--magnetometer", badNumber, "-o", out])
                 == "\(badNumber): line 3, column 3 (y): 'two' is not a number")
         #expect(
             Self.run(["fuse", "--gyroscope", noT, "--accelerometer", f.a, "-o", out])
-                == "\(noT): line 1: no column named 't' in the header")
+                == "\(noT): line 1: no column named 't' in the header (accepted: 't' or 'Time' (any case), "
+                + "with an optional unit such as 't (unit)'; found: 'time_ms', 'x', 'y', 'z')")
         #expect(!FileManager.default.fileExists(atPath: out))
         // Usage.
         let both = Self.run(["fuse", Self.csv(rows), "--gyroscope", f.g, "--accelerometer", f.a, "-o", out])

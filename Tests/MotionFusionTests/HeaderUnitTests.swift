@@ -197,8 +197,16 @@ struct HeaderUnitTests {
         let given = try InputUnits.parse(["--gyro-unit", "deg/s", "--accel-unit", "g", "--mag-unit", "mT"])
         #expect(given.gyroUnit == .degreesPerSecond && given.accelUnit == .standardGravity && given.magUnit == .millitesla)
         let help = MotionCommand.helpMessage(for: FuseCommand.self, columns: 1000)
-        for text in ["Gyroscope X (deg/s)", "gx[deg/s]", "contradicts the header", "--mag-unit", "mT"] {
+        for text in ["gx (deg/s)", "--mag-unit", "mT", "--time-unit", "--trust-units", "CommandLineTool.md"] {
             #expect(help.contains(text), "\(text)")
+        }
+        // The details live in the article the help points to.
+        let article = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Sources/MotionFusion/MotionFusion.docc/CommandLineTool.md"),
+            encoding: .utf8)
+        for text in ["Gyroscope X (deg/s)", "`gx (deg/s)`", "contradicts the header", "--trust-units"] {
+            #expect(article.contains(text), "\(text)")
         }
     }
 
