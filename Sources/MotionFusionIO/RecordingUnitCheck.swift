@@ -298,8 +298,11 @@ public struct RecordingUnitCheck: Sendable {
         return SIMD3(p.y, p.z, p.w)
     }
 
+    /// `x` for a message: whole numbers from 100 up, two significant decimals below; Swift's own
+    /// text for values beyond 10¹⁵ and non-finite ones (an overflowing norm is infinite).
     static func format(_ x: Double) -> String {
         let magnitude = abs(x)
+        if !x.isFinite || magnitude >= 1e15 { return "\(x)" }
         if magnitude >= 100 || magnitude == 0 { return String(Int(x.rounded())) }
         var digits = 2
         var m = magnitude

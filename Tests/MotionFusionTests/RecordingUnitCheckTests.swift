@@ -212,6 +212,26 @@ struct RecordingUnitCheckTests {
         #expect(try IMURecording.read(path: path, checksUnits: false).timestamps.count > 1000)
     }
 
+    @Test func hugeAndInfiniteMagnitudesAreReportedNotTrapped() {
+        // Finite readings whose squared norm overflows: the median magnitude is infinite.
+        var check = RecordingUnitCheck(
+            time: .seconds, gyroscope: .radiansPerSecond, accelerometer: .metersPerSecondSquared,
+            magnetometer: .microtesla)
+        for k in 0..<RecordingUnitCheck.minimumCount {
+            let t = Double(k) * 0.01
+            check.add(timestamp: t)
+            check.add(accelerometer: SIMD3(1e200, 0, 1e200), at: t)
+            check.add(gyroscope: SIMD3(0, 0, 1e300), at: t)
+            check.add(magnetometer: SIMD3(3e30, 0, 0))
+        }
+        let first = check.mismatch(final: true)
+        #expect(first?.quantity == .accelerometer && first?.looksLike == nil, "\(String(describing: first))")
+        #expect(first?.description.contains("inf m/s²") == true, "\(String(describing: first))")
+        let second = check.mismatch(final: true)
+        #expect(second?.quantity == .magnetometer && second?.description.contains("3e+30 µT") == true)
+        #expect(RecordingUnitCheck.format(-.infinity) == "-inf" && RecordingUnitCheck.format(1234.4) == "1234")
+    }
+
     @Test func theTiltTestTellsTheGyroscopeScaleFromStillPairs() {
         // A device tipped by 20° about x in 0.5 s between stills, ten times, read in rad/s: the test
         // finds the rotation as read; the same rates 180/π times larger are deg/s.
