@@ -102,7 +102,7 @@ struct SensorFileMerge {
         let error = CSVError.implausibleUnit(
             line: source.reader.csv.lineNumber, column: column + 1, name: source.reader.csv.header[column],
             mismatch: mismatch,
-            source: source.reader.csv.unit(ofColumn: column) != nil ? .header : given ? .given : .library)
+            source: source.reader.csv.unitSource(ofColumn: column, given: given))
         throw CommandFailure("\(source.path): \(error)")
     }
 

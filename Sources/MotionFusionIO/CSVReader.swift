@@ -133,6 +133,12 @@ public final class CSVReader {
         Self.splitUnit(header[index]).unit
     }
 
+    /// Where the unit of the column at `index` (0-based) comes from: its header when it writes
+    /// one, else the reader's caller when `given`, else the library.
+    public func unitSource(ofColumn index: Int, given: Bool) -> CSVError.UnitSource {
+        unit(ofColumn: index) != nil ? .header : given ? .given : .library
+    }
+
     /// The unit of the columns at `columns` (0-based; the axes of one sensor, or the one time
     /// column), from their headers and the unit given:
     ///

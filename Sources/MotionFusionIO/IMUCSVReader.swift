@@ -121,18 +121,14 @@ public final class IMUCSVReader {
                 time: time, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
         }
         unitSources = [
-            .time: Self.source(csv, column: columns[0], given: timeUnit != nil),
-            .gyroscope: Self.source(csv, column: columns[1], given: gyroscopeUnit != nil),
-            .accelerometer: Self.source(csv, column: columns[4], given: accelerometerUnit != nil),
-            .magnetometer: hasMagnetometer ? Self.source(csv, column: columns[7], given: magnetometerUnit != nil) : .library,
+            .time: csv.unitSource(ofColumn: columns[0], given: timeUnit != nil),
+            .gyroscope: csv.unitSource(ofColumn: columns[1], given: gyroscopeUnit != nil),
+            .accelerometer: csv.unitSource(ofColumn: columns[4], given: accelerometerUnit != nil),
+            .magnetometer: hasMagnetometer ? csv.unitSource(ofColumn: columns[7], given: magnetometerUnit != nil) : .library,
         ]
     }
 
     private let unitSources: [MeasuredQuantity: CSVError.UnitSource]
-
-    private static func source(_ csv: CSVReader, column: Int, given: Bool) -> CSVError.UnitSource {
-        csv.unit(ofColumn: column) != nil ? .header : given ? .given : .library
-    }
 
     /// Feeds a row to the unit check and throws its verdict, if any.
     private func check(

@@ -84,7 +84,7 @@ public struct IMURecording: Sendable {
             let column = columns[index]
             throw .implausibleUnit(
                 line: reader.lineNumber, column: column + 1, name: reader.header[column], mismatch: mismatch,
-                source: reader.unit(ofColumn: column) != nil ? .header : given ? .given : .library)
+                source: reader.unitSource(ofColumn: column, given: given))
         }
         var v: [Double] = []
         while try reader.nextRow(columns: columns, into: &v) {
