@@ -1,7 +1,7 @@
-// Core Motion's names over MotionFusion, so that Core Motion code builds on Linux with two changes:
-// `import CoreMotion` → `import CoreMotionCompatibility`, and `CMMotionManager()` →
-// `CMMotionManager(source: …)` (plus `let` → `var` where a value type is mutated: CMAttitude,
-// CMDeviceMotion and the rest are structs here, classes in Core Motion).
+// Core Motion's names over MotionFusion, so that Core Motion code builds on Linux, in Swift 6 language
+// mode, with two changes: `import CoreMotion` → `import CoreMotionCompatibility`, and
+// `CMMotionManager()` → `CMMotionManager(source: …)` (plus `let` → `var` where a value type is
+// mutated: CMAttitude, CMDeviceMotion and the rest are structs here, classes in Core Motion).
 //
 // It is a separate module so that on Apple platforms it never clashes with the real Core Motion:
 // code that imports MotionFusion alone sees none of these names. Everything here is a typealias, or

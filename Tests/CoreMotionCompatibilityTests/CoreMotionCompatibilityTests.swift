@@ -96,7 +96,7 @@ struct CoreMotionCompatibilityTests {
     /// from the same recording at the same interval, value for value, and the heading label of the
     /// last one.
     @MainActor static func check(_ controller: ViewController) async {
-        let reference = CMMotionManager(source: RecordingSource(recording))
+        let reference = CMMotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         reference.deviceMotionUpdateInterval = 1.0 / 60.0
         var expected: [CMDeviceMotion] = []
         for await motion in reference.deviceMotionUpdates(using: .xMagneticNorthZVertical) { expected.append(motion) }
@@ -112,9 +112,9 @@ struct CoreMotionCompatibilityTests {
     }
 
     /// The `@MainActor` view controller, with the test blocking the main queue in
-    /// `waitUntilFinished()`: the `.main` handler runs there, on the main actor (under `swift test` on
-    /// a pool thread, the main queue's after `dispatchMain()`), and `MainActor.assumeIsolated`
-    /// accepts it. Without assumeIsolated, `self.update(data)` in the handler does not compile.
+    /// `waitUntilFinished()`: the `.main` handler, isolated to the main actor because it is written
+    /// in the class, runs there (under `swift test` on a pool thread, the main queue's after
+    /// `dispatchMain()`), and calls `self.update(data)` as Core Motion code does.
     @MainActor @Test func mainActorViewControllerInsideWaitUntilFinished() async {
         let controller = ViewController()
         controller.startDeviceMotion()
@@ -133,6 +133,21 @@ struct CoreMotionCompatibilityTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         await Self.check(controller)
+    }
+
+    /// Device motion through the usual `AsyncStream` wrapper around a handler on an
+    /// `OperationQueue()`: every delivered sample once (in any order: the queue is concurrent), and
+    /// leaving the loop stops the updates.
+    @Test func asyncStreamWrapper() async {
+        let wrapper = MotionStream()
+        let expected = Self.decimatedTimestamps
+        var timestamps: [Double] = []
+        for await motion in wrapper.deviceMotionUpdates() {
+            timestamps.append(motion.timestamp)
+            if timestamps.count == expected.count { break }
+        }
+        #expect(timestamps.sorted() == expected, "\(timestamps.count) samples")
+        #expect(!wrapper.motion.isDeviceMotionActive, "ending the stream stopped device motion")
     }
 
     @Test func coreMotionNamesMeanMotionFusionsTypes() {
@@ -164,6 +179,34 @@ final class MainActorViewControllerMainThreadTests: XCTestCase {
             controller.motion.waitUntilFinished()
             XCTAssertEqual(controller.samples.map(\.timestamp), CoreMotionCompatibilityTests.decimatedTimestamps)
             XCTAssertFalse(controller.headingText.isEmpty)
+        }
+    }
+
+    /// Apple's Timer listing on the main run loop, with the recording replayed at the default pace
+    /// (real time), as a device gives its samples: over 1.5 s of frames, the samples read span about
+    /// 1.5 s of the recording (not the whole minute, as an unpaced replay would), never go back, and
+    /// almost every frame has one.
+    func testTimerPullOnTheMainRunLoopSeesSamplesInRealTime() throws {
+        XCTAssertTrue(Thread.isMainThread)
+        let controller = MainActor.assumeIsolated {
+            let controller = TimerViewController(source: RecordingSource(CoreMotionCompatibilityTests.recording))
+            controller.startDeviceMotion()
+            return controller
+        }
+        let started = Date()
+        RunLoop.current.run(until: started.addingTimeInterval(1.5))
+        let elapsed = Date().timeIntervalSince(started)
+        MainActor.assumeIsolated { controller.stopDeviceMotion() }
+        let frames = controller.frames.withLock { $0 }
+        XCTAssertGreaterThan(frames.count, 45, "frames with a sample out of about 90")
+        let timestamps = frames.map(\.timestamp)
+        XCTAssertEqual(timestamps, timestamps.sorted(), "pulled samples never go back in time")
+        let span = try XCTUnwrap(timestamps.last) - timestamps[0]
+        XCTAssertGreaterThan(span, 0.5 * elapsed, "recording time read in \(elapsed) s of frames")
+        XCTAssertLessThan(span, elapsed + 0.1, "no faster than real time")
+        for frame in frames {
+            XCTAssertTrue(abs(frame.pitch) <= .pi / 2 && abs(frame.roll) <= .pi && abs(frame.yaw) <= .pi)
+            XCTAssertTrue(frame.userAcceleration.x.isFinite)
         }
     }
 }

@@ -1,28 +1,27 @@
 // Core Motion code as Apple's article "Getting processed device-motion data" and the CMMotionManager
-// reference write it: availability, the update interval, showsDeviceMovementDisplay, the reference
-// frames, handlers on `.main` and on an `OperationQueue()`, a pull loop, the reference attitude
-// (`copy() as? CMAttitude`, `multiply(byInverseOf:)`), and every field the handlers read; and the
-// most common app shape, a `@MainActor` view controller whose `.main` handler updates it.
-//
-// It builds against CoreMotionCompatibility with only these changes from Core Motion code:
+// reference write it, compiled in Swift 6 language mode (the package's) with only the import and the
+// manager's source changed:
+//   - a plain class whose handlers run on `.main` and on an `OperationQueue()` and capture `self`
+//     (`MotionViewController`), and a pull loop reading `deviceMotion`;
+//   - a `@MainActor` view controller whose `.main` handler calls `self.update(data)` (`ViewController`);
+//   - a `Timer` reading `deviceMotion` 60 times a second, in a `@MainActor` class as in an app
+//     (`TimerViewController`);
+//   - device motion wrapped in an `AsyncStream` (`MotionStream`).
+// The changes from Core Motion code:
 //   1. `import CoreMotion` → `import CoreMotionCompatibility`.
-//   2. `CMMotionManager()` → `CMMotionManager(source: …)` (here a simulated recording replayed at
-//      20× real time; on a device, `IIOSource`).
-//   3. `let attitude = validData.attitude` → `var attitude = …`: CMAttitude is a class in Core
-//      Motion, a struct here, and `multiply(byInverseOf:)` mutates it.
-//   4. In a `@MainActor` class, a `.main` handler reaches the class through
-//      `MainActor.assumeIsolated { self.update(data) }` instead of `self.update(data)`.
-// Swift 6 strict concurrency. Here the handlers are `@Sendable`, so they are never isolated to the
-// main actor. (Apple's CoreMotion headers, as far as the public copies we could read show, declare
-// the handlers as plain blocks without NS_SWIFT_SENDABLE, which Swift imports as non-Sendable
-// closures: there a closure written in a `@MainActor` class takes the main actor's isolation, so
-// `self.update(data)` compiles, and traps at run time on a queue other than `.main`. Not verified
-// against the newest SDK.) Hence change 4, and the classic shape below: `MotionViewController` is
-// `@unchecked Sendable` (CMMotionManager is not marked Sendable in Core Motion) and keeps what its
-// handlers share (the reference attitude and what they read) in a `Mutex` from Synchronization;
-// what leaves the lock is Sendable in both worlds (C structs and numbers, not the CMAttitude class).
-// Nothing else differs from Core Motion code. (This file is compiled here against
-// CoreMotionCompatibility; there is no Apple SDK on Linux to build it against Core Motion.)
+//   2. `CMMotionManager()` → `CMMotionManager(source: …)` (here a simulated recording; on a device,
+//      `IIOSource`).
+// and, only where an attitude is mutated, 3. `let attitude = validData.attitude` → `var attitude = …`:
+// CMAttitude is a class in Core Motion, a struct here, and `multiply(byInverseOf:)` mutates it.
+//
+// The handler types are plain closures, as Swift imports Core Motion's blocks: a closure in a plain
+// class may capture `self`, and one written in a `@MainActor` class is isolated to the main actor
+// (given `.main`, it runs there). What a handler on a concurrent `OperationQueue()` shares with the
+// rest of the program is the program's to protect, as with Core Motion; this code keeps it in a
+// `Mutex`, as an app would. `Timer`'s block is `@Sendable` in Foundation, so the Timer shape compiles
+// in a `@MainActor` class (a view controller, where Apple's listing lives) but not in a plain one.
+// (This file is compiled here against CoreMotionCompatibility; there is no Apple SDK on Linux to
+// build it against Core Motion.)
 
 import CoreMotionCompatibility
 import Foundation
@@ -44,7 +43,7 @@ struct MotionReading: Sendable {
     var quaternion: CMQuaternion
 }
 
-final class MotionViewController: @unchecked Sendable {
+final class MotionViewController {
     let motion = CMMotionManager(source: RecordingSource(SyntheticMotion.generate(), pacing: .realTime(speed: 20)))
     let queue = OperationQueue()
     let referenceAttitude = Mutex<CMAttitude?>(nil)
@@ -152,7 +151,7 @@ final class MotionViewController: @unchecked Sendable {
 /// a test checks word for word against this code).
 @MainActor
 final class ViewController {
-    let motion = CMMotionManager(source: RecordingSource(SyntheticMotion.generate()))  // IIOSource on a device
+    let motion = CMMotionManager(source: RecordingSource(SyntheticMotion.generate(), pacing: .asFastAsPossible))  // IIOSource on a device
     private(set) var samples: [CMDeviceMotion] = []
     private(set) var headingText = ""
 
@@ -161,15 +160,89 @@ final class ViewController {
         motion.deviceMotionUpdateInterval = 1.0 / 60.0
         motion.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: .main) { data, error in
             guard let data else { return }
-            // `.main` runs the handler on the main actor; assumeIsolated checks that and says so.
-            MainActor.assumeIsolated {
-                self.update(data)
-            }
+            self.update(data)
         }
     }
 
     func update(_ data: CMDeviceMotion) {
         samples.append(data)
         headingText = "\(Int(data.heading.rounded()) % 360)°"
+    }
+}
+
+/// Apple's Timer listing, in a `@MainActor` class as in a view controller: a 60 Hz timer on the
+/// current run loop reads `deviceMotion`. Each frame's reading goes to `frames` (a `Mutex`, because
+/// Foundation's `Timer` block is `@Sendable` and so cannot touch the class's main-actor state).
+@MainActor
+final class TimerViewController {
+    let motion: CMMotionManager
+    var timer: Timer?
+    let frames = Mutex<[MotionReading.Frame]>([])
+
+    init(source: any MotionSource) { motion = CMMotionManager(source: source) }
+
+    func startDeviceMotion() {
+        if motion.isDeviceMotionAvailable {
+            self.motion.deviceMotionUpdateInterval = 1.0 / 60.0
+            self.motion.showsDeviceMovementDisplay = true
+            self.motion.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
+
+            // Configure a timer to fetch the motion data.
+            self.timer = Timer(fire: Date(), interval: (1.0 / 60.0), repeats: true,
+                               block: { (timer) in
+                                if let data = self.motion.deviceMotion {
+                                    // Get the attitude relative to the magnetic north reference frame.
+                                    let x = data.attitude.pitch
+                                    let y = data.attitude.roll
+                                    let z = data.attitude.yaw
+
+                                    // Use the motion data in your app.
+                                    let frame = MotionReading.Frame(timestamp: data.timestamp, pitch: x, roll: y, yaw: z,
+                                                                    userAcceleration: data.userAcceleration)
+                                    self.frames.withLock { $0.append(frame) }
+                                }
+            })
+
+            // Add the timer to the current run loop.
+            RunLoop.current.add(self.timer!, forMode: RunLoop.Mode.default)
+        }
+    }
+
+    func stopDeviceMotion() {
+        timer?.invalidate()
+        timer = nil
+        motion.stopDeviceMotionUpdates()
+    }
+}
+
+/// Device motion as an `AsyncStream`, the usual wrapper around a Core Motion handler, in a plain
+/// class.
+final class MotionStream {
+    let motion = CMMotionManager(source: RecordingSource(SyntheticMotion.generate(), pacing: .realTime(speed: 20)))
+    let queue = OperationQueue()
+
+    func deviceMotionUpdates() -> AsyncStream<CMDeviceMotion> {
+        AsyncStream { continuation in
+            motion.deviceMotionUpdateInterval = 1.0 / 60.0
+            motion.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: queue) { data, error in
+                if let data {
+                    continuation.yield(data)
+                } else {
+                    continuation.finish()
+                }
+            }
+            continuation.onTermination = { [motion] _ in
+                motion.stopDeviceMotionUpdates()
+            }
+        }
+    }
+}
+
+extension MotionReading {
+    /// What one frame of the timer read.
+    struct Frame: Sendable {
+        var timestamp: TimeInterval
+        var pitch, roll, yaw: Double
+        var userAcceleration: CMAcceleration
     }
 }

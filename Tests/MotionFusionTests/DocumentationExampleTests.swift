@@ -8,7 +8,7 @@ struct DocumentationExampleTests {
     /// "Device Motion for Core Motion Users".
     @Test func deviceMotionForCoreMotionUsersExample() throws {
         let recording = try MotionScenario.named("gestures")!.generate()
-        let manager = MotionManager(source: RecordingSource(recording))  // or IIOBufferedSource, …
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))  // or IIOBufferedSource, …
         manager.deviceMotionUpdateInterval = 0.02                // 50 Hz
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
         manager.waitUntilFinished()
@@ -28,7 +28,7 @@ struct DocumentationExampleTests {
     /// "Device Motion for Core Motion Users", the handler on `.main`: a @MainActor test blocks the
     /// main queue in waitUntilFinished(), which runs the handler meanwhile.
     @MainActor @Test func deviceMotionForCoreMotionUsersHandlerExample() throws {
-        let manager = MotionManager(source: RecordingSource(try MotionScenario.named("gestures")!.generate()))
+        let manager = MotionManager(source: RecordingSource(try MotionScenario.named("gestures")!.generate(), pacing: .asFastAsPossible))
         let headings = Mutex<[Double]>([])
         manager.deviceMotionUpdateInterval = 1.0 / 60.0
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: .main) { motion, error in
@@ -49,7 +49,7 @@ struct DocumentationExampleTests {
 
     /// "Device Motion for Core Motion Users", the async stream in true north.
     @Test func deviceMotionForCoreMotionUsersStreamExample() async throws {
-        let manager = MotionManager(source: RecordingSource(try MotionScenario.named("gestures")!.generate()))
+        let manager = MotionManager(source: RecordingSource(try MotionScenario.named("gestures")!.generate(), pacing: .asFastAsPossible))
         var last: DeviceMotion?
         for await motion in manager.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(1.3)) {
             last = motion

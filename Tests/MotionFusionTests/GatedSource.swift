@@ -14,7 +14,7 @@ final class GatedSource: MotionSource {
     private let gate = DispatchSemaphore(value: 0)
     private var opened = false  // only the manager's worker thread touches it
 
-    init(_ recording: IMURecording) { inner = RecordingSource(recording) }
+    init(_ recording: IMURecording) { inner = RecordingSource(recording, pacing: .asFastAsPossible) }
 
     var sensors: SensorSet { inner.sensors }
 

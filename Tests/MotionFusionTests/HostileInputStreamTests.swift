@@ -177,7 +177,7 @@ struct HostileInputStreamTests {
         recording.gyroscope = samples.map(\.gyroscope)
         recording.accelerometer = samples.map(\.accelerometer)
         recording.magnetometer = samples.map { $0.magnetometer! }
-        let manager = MotionManager(source: RecordingSource(recording))
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         var delivered: [DeviceMotion] = []
         for await motion in manager.deviceMotionUpdates(using: .xMagneticNorthZVertical) { delivered.append(motion) }
         #expect(
@@ -330,7 +330,7 @@ extension HostileInputStreamTests {
         recording.gyroscope = samples.map(\.gyroscope)
         recording.accelerometer = samples.map(\.accelerometer)
         recording.magnetometer = samples.map { $0.magnetometer ?? SIMD3(repeating: .nan) }
-        let manager = MotionManager(source: RecordingSource(recording))
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         var delivered: [DeviceMotion] = []
         for await motion in manager.deviceMotionUpdates(using: .xMagneticNorthZVertical) { delivered.append(motion) }
         #expect(delivered.count == samples.count)

@@ -18,7 +18,7 @@ struct MotionManagerTests {
 
     @Test func asyncStreamDeliversEverySampleInOrder() async throws {
         let recording = Self.gestures()
-        let manager = MotionManager(source: RecordingSource(recording))
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         #expect(manager.isDeviceMotionAvailable && manager.isMagnetometerAvailable)
         var timestamps: [Double] = []
         for await motion in manager.deviceMotionUpdates(using: .xMagneticNorthZVertical) {
@@ -84,7 +84,7 @@ struct MotionManagerTests {
         var text = "t,gx,gy,gz,ax,ay,az\n"
         for k in 0..<200 { text += "\(Double(k) * 0.005),0.01,0,0,0,0,9.81\n" }  // 1 s at 200 Hz
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let fast = try CSVReplaySource(path: path)
+        let fast = try CSVReplaySource(path: path, pacing: .asFastAsPossible)
         #expect(fast.sensors == [.gyroscope, .accelerometer])
         var n = 0
         while let s = try fast.next() {
@@ -99,7 +99,7 @@ struct MotionManagerTests {
         #expect(ContinuousClock.now - start >= .milliseconds(240))
         // A malformed line is an error with its line number, through the manager too.
         try (text + "1.0,0.01,oops,0,0,0,9.81\n").write(toFile: path, atomically: true, encoding: .utf8)
-        let manager = MotionManager(source: try CSVReplaySource(path: path))
+        let manager = MotionManager(source: try CSVReplaySource(path: path, pacing: .asFastAsPossible))
         manager.startGyroUpdates()
         manager.waitUntilFinished()
         #expect(String(describing: manager.error).contains("202"), "\(String(describing: manager.error))")
@@ -128,7 +128,7 @@ struct MotionManagerTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mf-rec-\(UUID()).csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let recording = Self.gestures()
-        let manager = MotionManager(source: RecordingSource(recording))
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         let recorder = try MotionRecorder(path: path)
         manager.startRecording(to: recorder)
         manager.startAccelerometerUpdates()
@@ -235,7 +235,7 @@ struct MotionManagerTests {
     @Test func aStreamAskedForAfterTheEndIsFinishedAtOnce() async throws {
         var settings = SyntheticMotion.Settings()
         settings.duration = 2
-        let manager = MotionManager(source: RecordingSource(try SyntheticMotion.generate(settings)))
+        let manager = MotionManager(source: RecordingSource(try SyntheticMotion.generate(settings), pacing: .asFastAsPossible))
         manager.startGyroUpdates()
         manager.waitUntilFinished()
         var count = 0
@@ -306,7 +306,7 @@ struct MotionManagerTests {
         // A serial OperationQueue keeps the samples in order.
         let serial = OperationQueue()
         serial.maxConcurrentOperationCount = 1
-        let again = MotionManager(source: RecordingSource(recording))
+        let again = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         let timestamps = Lock<[Double]>([])
         again.startDeviceMotionUpdates(to: serial) { motion, _ in
             if let motion { timestamps.withLock { $0.append(motion.timestamp) } }
@@ -367,7 +367,7 @@ struct MotionManagerTests {
     @Test func trueNorthWithoutADeclinationIsAnErrorForHandlersAndPull() throws {
         let recording = Self.gestures()
         // A handler: called once, with the error and no sample; device motion stays inactive.
-        let manager = MotionManager(source: RecordingSource(recording))
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         let queue = DispatchQueue(label: "true north")
         let calls = Lock<[(Bool, MotionManagerError?)]>([])
         manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical, to: queue) { motion, error in
@@ -383,13 +383,13 @@ struct MotionManagerTests {
         // On an OperationQueue, and without a handler.
         let operationQueue = OperationQueue()
         let operationError = Lock<MotionManagerError?>(nil)
-        let other = MotionManager(source: RecordingSource(recording))
+        let other = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         other.startDeviceMotionUpdates(using: .xTrueNorthZVertical, to: operationQueue) { _, error in
             operationError.withLock { $0 = error as? MotionManagerError }
         }
         operationQueue.waitUntilAllOperationsAreFinished()
         #expect(operationError.withLock { $0 } == .trueNorthNotAvailable)
-        let pull = MotionManager(source: RecordingSource(recording))
+        let pull = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         pull.startDeviceMotionUpdates(using: .xTrueNorthZVertical)
         #expect(pull.error as? MotionManagerError == .trueNorthNotAvailable && !pull.isDeviceMotionActive)
         // The error says what is missing.
@@ -399,7 +399,7 @@ struct MotionManagerTests {
 
     @Test func trueNorthWithoutADeclinationFinishesTheStreamAtOnce() async {
         let recording = Self.gestures()
-        let streamed = MotionManager(source: RecordingSource(recording))
+        let streamed = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         var count = 0
         for await _ in streamed.deviceMotionUpdates(using: .xTrueNorthZVertical) { count += 1 }
         #expect(count == 0 && streamed.error as? MotionManagerError == .trueNorthNotAvailable)
@@ -408,10 +408,10 @@ struct MotionManagerTests {
 
     @Test func trueNorthTurnsHeadingsByTheDeclinationInDegrees() async throws {
         let recording = Self.gestures()
-        let magnetic = await Self.headings(MotionManager(source: RecordingSource(recording)), .xMagneticNorthZVertical, nil)
+        let magnetic = await Self.headings(MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible)), .xMagneticNorthZVertical, nil)
         #expect(magnetic.count == recording.count)
         // Degrees, east positive: a compass heading plus the declination is the true heading.
-        let east = await Self.headings(MotionManager(source: RecordingSource(recording)), .xTrueNorthZVertical, .degrees(10))
+        let east = await Self.headings(MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible)), .xTrueNorthZVertical, .degrees(10))
         #expect(east.count == recording.count)
         for (m, t) in zip(magnetic, east) { #expect(abs(Self.headingDifference(m, t) - 10) < 1e-6, "\(m) → \(t)") }
         // From a location and date: WMM2025's declination there (Paris, about +1.3°).
@@ -423,10 +423,10 @@ struct MotionManagerTests {
         ).declinationDegrees
         let paris = MagneticDeclination.location(latitude: 48.85, longitude: 2.35, heightKilometers: 0.1, date: date)
         #expect(try paris.degreesEast() == expected)
-        let located = await Self.headings(MotionManager(source: RecordingSource(recording)), .xTrueNorthZVertical, paris)
+        let located = await Self.headings(MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible)), .xTrueNorthZVertical, paris)
         for (m, t) in zip(magnetic, located) { #expect(abs(Self.headingDifference(m, t) - expected) < 1e-6) }
         // The manager's declination serves Core Motion-style starts that pass none.
-        let manager = MotionManager(source: RecordingSource(recording))
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         #expect(!manager.availableAttitudeReferenceFrames().contains(.xTrueNorthZVertical))
         manager.declination = .degrees(10)
         #expect(manager.availableAttitudeReferenceFrames().contains(.xTrueNorthZVertical))
@@ -448,14 +448,14 @@ struct MotionManagerTests {
             (.location(latitude: 0, longitude: 0, date: late),
              .declinationNotAvailable(.dateOutOfRange(decimalYear: 2040, valid: 2025...2030))),
         ] {
-            let manager = MotionManager(source: RecordingSource(recording))
+            let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
             let headings = await Self.headings(manager, .xTrueNorthZVertical, declination)
             #expect(headings.isEmpty && manager.error as? MotionManagerError == expected, "\(declination)")
         }
         // Frames the source cannot serve.
         var sixAxis = recording
         sixAxis.magnetometer = nil
-        let manager = MotionManager(source: RecordingSource(sixAxis))
+        let manager = MotionManager(source: RecordingSource(sixAxis, pacing: .asFastAsPossible))
         #expect(manager.availableAttitudeReferenceFrames() == [.xArbitraryZVertical])
         for frame in [AttitudeReferenceFrame.xArbitraryCorrectedZVertical, .xMagneticNorthZVertical, .xTrueNorthZVertical] {
             manager.startDeviceMotionUpdates(using: frame, declination: .degrees(1))
@@ -542,7 +542,7 @@ struct MotionManagerTests {
         let calls = refused.withLock { $0 }
         #expect(calls.count == 1 && calls.first?.0 == false && calls.first?.1 == running, "\(calls)")
         // The magnetic headings are the uncalibrated magnetic-north ones.
-        let alone = await Self.headings(MotionManager(source: RecordingSource(recording)), .xMagneticNorthZVertical, nil)
+        let alone = await Self.headings(MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible)), .xMagneticNorthZVertical, nil)
         #expect(headings == alone)
         #expect(running.localizedDescription.contains("stop it"))
     }
@@ -579,7 +579,7 @@ struct MotionManagerTests {
         queue.sync {}
         #expect(headings.count == recording.count && joined == headings)
         #expect(handled.withLock { $0 } == headings && errors.withLock { $0 } == 0)
-        let magnetic = await Self.headings(MotionManager(source: RecordingSource(recording)), .xMagneticNorthZVertical, nil)
+        let magnetic = await Self.headings(MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible)), .xMagneticNorthZVertical, nil)
         for (m, t) in zip(magnetic, headings) { #expect(abs(Self.headingDifference(m, t) - 10) < 1e-6) }
         // Once stopped (here: the source ended), another request starts afresh.
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
@@ -590,7 +590,7 @@ struct MotionManagerTests {
     /// failed true-north request stayed in `error` through a later successful run.
     @Test func aSuccessfulStartClearsTheLastStartError() async throws {
         let recording = Self.gestures()
-        let manager = MotionManager(source: RecordingSource(recording))
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical)
         #expect(manager.error as? MotionManagerError == .trueNorthNotAvailable)
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
@@ -598,14 +598,14 @@ struct MotionManagerTests {
         manager.waitUntilFinished()
         #expect(manager.error == nil && manager.deviceMotion?.timestamp == recording.timestamps.last)
         // Streams and handlers alike.
-        let streamed = MotionManager(source: RecordingSource(recording))
+        let streamed = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         for await _ in streamed.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(.nan)) {}
         #expect(streamed.error as? MotionManagerError == .declinationNotAvailable(.notFinite(parameter: "degrees")))
         var count = 0
         for await _ in streamed.deviceMotionUpdates(using: .xTrueNorthZVertical, declination: .degrees(2)) { count += 1 }
         #expect(count == recording.count && streamed.error == nil)
         let queue = DispatchQueue(label: "cleared")
-        let handled = MotionManager(source: RecordingSource(recording))
+        let handled = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         handled.startDeviceMotionUpdates(using: .xTrueNorthZVertical, to: queue) { _, _ in }
         #expect(handled.error != nil)
         handled.startDeviceMotionUpdates(using: .xArbitraryZVertical, to: queue) { _, _ in }
@@ -615,7 +615,7 @@ struct MotionManagerTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mf-error-\(UUID()).csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try "t,gx,gy,gz,ax,ay,az\n0,0,0,0,0,0,9.81\n0.01,0,oops,0,0,0,9.81\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let failing = MotionManager(source: try CSVReplaySource(path: path))
+        let failing = MotionManager(source: try CSVReplaySource(path: path, pacing: .asFastAsPossible))
         failing.startDeviceMotionUpdates(using: .xArbitraryZVertical)
         failing.waitUntilFinished()
         #expect(failing.error != nil && !(failing.error is MotionManagerError))
@@ -639,7 +639,7 @@ struct MotionManagerTests {
         #expect(expected != uncalibrated)
         // The stream.
         var streamed: [Quaternion<Double>] = []
-        let manager = MotionManager(source: RecordingSource(recording))
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         for await motion in manager.deviceMotionUpdates(using: .xMagneticNorthZVertical, calibration: calibration) {
             streamed.append(motion.attitude.quaternion)
         }
@@ -653,7 +653,7 @@ struct MotionManagerTests {
     ) {
         let dispatchQueue = DispatchQueue(label: "calibrated")
         let handled = Lock<[Quaternion<Double>]>([])
-        let viaDispatch = MotionManager(source: RecordingSource(recording))
+        let viaDispatch = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         viaDispatch.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, calibration: calibration, to: dispatchQueue) { motion, _ in
             if let motion { handled.withLock { $0.append(motion.attitude.quaternion) } }
         }
@@ -663,7 +663,7 @@ struct MotionManagerTests {
         let operationQueue = OperationQueue()
         operationQueue.maxConcurrentOperationCount = 1
         let operated = Lock<[Quaternion<Double>]>([])
-        let viaOperation = MotionManager(source: RecordingSource(recording))
+        let viaOperation = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         viaOperation.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, calibration: calibration, to: operationQueue) { motion, _ in
             if let motion { operated.withLock { $0.append(motion.attitude.quaternion) } }
         }
@@ -676,7 +676,7 @@ struct MotionManagerTests {
         var recording = SyntheticMotion.generate()
         recording.timestamps[100] = .nan
         recording.timestamps[200] = recording.timestamps[150]  // backward
-        let manager = MotionManager(source: RecordingSource(recording))
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         var count = 0
         for await _ in manager.gyroUpdates() { count += 1 }
         #expect(count == recording.count)

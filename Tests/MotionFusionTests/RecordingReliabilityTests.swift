@@ -128,7 +128,7 @@ struct RecordingReliabilityTests {
         let recording = try SyntheticMotion.generate(settings)
         let folder = try Folder()
         defer { folder.remove() }
-        let manager = MotionManager(source: RecordingSource(recording))
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .asFastAsPossible))
         let recorder = try MotionRecorder(path: folder["rec.csv"], syncInterval: 0)
         manager.startRecording(to: recorder)
         var cycles = 0

@@ -66,27 +66,37 @@ public final class MotionManager: @unchecked Sendable {
     //   one worker exists: `start` launches one only when `workerAlive` is false and sets it in the
     //   same critical section, and the worker clears it in the critical section it returns from.
     //   The thread launch orders `init`'s writes before the worker's reads.
-    // - Handlers and stream continuations are @Sendable / Sendable and are called with values
-    //   (Sendable structs), never with the manager's state.
+    // - Stream continuations are Sendable and are called with values (Sendable structs), never with
+    //   the manager's state. Handlers are plain closures, as in Core Motion (see `Handler`): the
+    //   manager only stores them under the lock and runs each on its queue, with values.
     // `scripts/tsan` runs MotionManagerTests and the stress test MotionManagerStressTests under the
     // thread sanitizer.
 
-    /// Core Motion's `CMAccelerometerHandler`.
-    public typealias AccelerometerHandler = @Sendable (AccelerometerData?, (any Error)?) -> Void
-    /// Core Motion's `CMGyroHandler`.
-    public typealias GyroHandler = @Sendable (GyroData?, (any Error)?) -> Void
-    /// Core Motion's `CMMagnetometerHandler`.
-    public typealias MagnetometerHandler = @Sendable (MagnetometerData?, (any Error)?) -> Void
-    /// Core Motion's `CMDeviceMotionHandler`.
-    public typealias DeviceMotionHandler = @Sendable (DeviceMotion?, (any Error)?) -> Void
+    // The handler types are plain closures, not `@Sendable`, as Core Motion's blocks are imported:
+    // a closure written in a `@MainActor` class is then isolated to the main actor and may use it
+    // (give such a handler `.main`), and a closure in a plain class may capture `self`. Each
+    // handler runs only on the queue it was given; what it captures is the caller's to share
+    // safely with that queue, exactly as with Core Motion.
 
-    private struct Handler<Value: Sendable> {
+    /// Core Motion's `CMAccelerometerHandler`.
+    public typealias AccelerometerHandler = (AccelerometerData?, (any Error)?) -> Void
+    /// Core Motion's `CMGyroHandler`.
+    public typealias GyroHandler = (GyroData?, (any Error)?) -> Void
+    /// Core Motion's `CMMagnetometerHandler`.
+    public typealias MagnetometerHandler = (MagnetometerData?, (any Error)?) -> Void
+    /// Core Motion's `CMDeviceMotionHandler`.
+    public typealias DeviceMotionHandler = (DeviceMotion?, (any Error)?) -> Void
+
+    /// A handler and its queue. `@unchecked Sendable` because `body` is not: the manager never
+    /// calls `body` itself, it only posts the call to `queue`, which is where the caller asked for
+    /// it to run (Core Motion's contract).
+    private struct Handler<Value: Sendable>: @unchecked Sendable {
         let queue: HandlerQueue
-        let body: @Sendable (Value?, (any Error)?) -> Void
+        let body: (Value?, (any Error)?) -> Void
 
         func call(_ value: Value?, _ error: (any Error)?) {
-            let body = self.body
-            queue.async { body(value, error) }
+            let handler = self
+            queue.async { handler.body(value, error) }
         }
     }
 
@@ -457,11 +467,12 @@ public final class MotionManager: @unchecked Sendable {
     /// Starts a raw-sensor service with a handler (the three services differ only in their data).
     private func startUpdates<Value>(
         _ service: ReferenceWritableKeyPath<MotionManager, Service<Value>>, _ queue: HandlerQueue,
-        _ body: @escaping @Sendable (Value?, (any Error)?) -> Void
+        _ body: @escaping (Value?, (any Error)?) -> Void
     ) {
+        let handler = Handler(queue: queue, body: body)
         start {
             $0[keyPath: service].active = true
-            $0[keyPath: service].handler = Handler(queue: queue, body: body)
+            $0[keyPath: service].handler = handler
         }
     }
 

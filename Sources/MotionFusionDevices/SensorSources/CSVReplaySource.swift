@@ -12,11 +12,13 @@ public final class CSVReplaySource: MotionSource {
     private var pacer: ReplayPacer
     public let sensors: SensorSet
 
-    /// A source over the file at `path`, paced as given. The units are ``IMUCSVReader``'s: a nil
-    /// unit is the header's, else the library's; one that contradicts the header throws.
+    /// A source over the file at `path`, paced as given: by default in real time, as the sensors
+    /// took the samples (pass `.asFastAsPossible` to process the file). The units are
+    /// ``IMUCSVReader``'s: a nil unit is the header's, else the library's; one that contradicts the
+    /// header throws.
     public init(
         path: String, gyroscopeUnit: GyroscopeUnit? = nil, accelerometerUnit: AccelerometerUnit? = nil,
-        magnetometerUnit: MagnetometerUnit? = nil, pacing: ReplayPacing = .asFastAsPossible
+        magnetometerUnit: MagnetometerUnit? = nil, pacing: ReplayPacing = .realTime(speed: 1)
     ) throws(CSVError) {
         reader = try IMUCSVReader(
             path: path, gyroscopeUnit: gyroscopeUnit, accelerometerUnit: accelerometerUnit,

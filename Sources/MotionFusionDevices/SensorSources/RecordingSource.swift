@@ -10,8 +10,10 @@ public final class RecordingSource: MotionSource {
     private var index = 0
     private var pacer: ReplayPacer
 
-    /// A source over `recording`, paced as given.
-    public init(_ recording: IMURecording, pacing: ReplayPacing = .asFastAsPossible) {
+    /// A source over `recording`, paced as given: by default in real time, as the sensors took the
+    /// samples, so that a handler, a `Timer` reading ``MotionManager/deviceMotion`` or a stream sees
+    /// them when a live device would give them. Pass `.asFastAsPossible` to process a recording.
+    public init(_ recording: IMURecording, pacing: ReplayPacing = .realTime(speed: 1)) {
         self.recording = recording
         self.pacing = pacing
         pacer = ReplayPacer(pacing)
