@@ -298,8 +298,8 @@ struct BenchCommand: ParsableCommand {
                 for nineD in [false, true] where !nineD || recording.magnetometer != nil {
                     let mode = nineD ? "9D" : "6D"
                     if count == 1 {
-                        rows.append((name.rawValue, "Float", mode, 1, measure(name, Float.self, recording, nineD)))
-                        rows.append((name.rawValue, "Double", mode, 1, measure(name, Double.self, recording, nineD)))
+                        rows.append((name.rawValue, "Float", mode, 1, try measure(name, Float.self, recording, nineD)))
+                        rows.append((name.rawValue, "Double", mode, 1, try measure(name, Double.self, recording, nineD)))
                     } else {
                         let float: Double =
                             switch floatLanes {
@@ -375,13 +375,8 @@ struct BenchCommand: ParsableCommand {
         return best
     }
 
-    func measure<S: FusionScalar>(_ name: FilterName, _: S.Type, _ recording: IMURecording, _ nineD: Bool) -> Double {
-        switch name {
-        case .inertial: return measure(InertialFrameFilter<S>(), recording, nineD)
-        case .madgwick: return measure(MadgwickFilter<S>(), recording, nineD)
-        case .mahony: return measure(MahonyFilter<S>(), recording, nineD)
-        case .complementary: return measure(ComplementaryFilter<S>(), recording, nineD)
-        }
+    func measure<S: FusionScalar>(_ name: FilterName, _: S.Type, _ recording: IMURecording, _ nineD: Bool) throws -> Double {
+        try name.build(for: BenchMeasurement<S>(command: self, recording: recording, nineD: nineD))
     }
 
     /// The best ns per sample of `repeats` runs of the update loop over the recording.
@@ -418,5 +413,13 @@ struct BenchCommand: ParsableCommand {
         }
         if sink.isNaN { print("", terminator: "") }  // keeps the loop's result alive
         return best
+    }
+}
+
+/// `motion bench`'s measurement of one filter, built by the registry at its defaults.
+private struct BenchMeasurement<Scalar: FusionScalar>: FilterConsumer {
+    let command: BenchCommand, recording: IMURecording, nineD: Bool
+    func consume<F: AttitudeFilter>(_ filter: F) -> Double where F.Scalar == Scalar {
+        command.measure(filter, recording, nineD)
     }
 }

@@ -63,8 +63,8 @@ struct DemoCommand: ParsableCommand {
         print("  filter           9D total  9D incl.  6D incl.  ns/sample (9D, Double)")
         for filter in FilterName.allCases {
             let name = filter.rawValue
-            let nine = Self.evaluate(filter, recording, nineD: true)
-            let six = Self.evaluate(filter, recording, nineD: false)
+            let nine = try Self.evaluate(filter, recording, nineD: true)
+            let six = try Self.evaluate(filter, recording, nineD: false)
             print(
                 "  \(name.padding(toLength: 15, withPad: " ", startingAt: 0))"
                     + "\(format(nine.score.total, digits: 2))°".leftPadded(9)
@@ -80,19 +80,8 @@ struct DemoCommand: ParsableCommand {
     /// an existential it would run unspecialized, about 100 times slower).
     static func evaluate(
         _ filter: FilterName, _ recording: IMURecording, nineD: Bool
-    ) -> (score: OrientationErrorSummary, nanoseconds: Double) {
-        func typed<F: AttitudeFilter<Double>>(_ filter: F) -> (OrientationErrorSummary, Double) {
-            var outputs: [FusionOutput<Double>] = []
-            let seconds = time { outputs = recording.fuse(filter, useMagnetometer: nineD) }
-            let score = recording.score(outputs.map(\.quaternion))!
-            return (score, seconds / Double(max(outputs.count, 1)) * 1e9)
-        }
-        switch filter {
-        case .inertial: return typed(InertialFrameFilter<Double>())
-        case .madgwick: return typed(MadgwickFilter<Double>())
-        case .mahony: return typed(MahonyFilter<Double>())
-        case .complementary: return typed(ComplementaryFilter<Double>())
-        }
+    ) throws -> (score: OrientationErrorSummary, nanoseconds: Double) {
+        try filter.build(for: DemoEvaluation(recording: recording, nineD: nineD))
     }
 
     func broadTrials() throws {
@@ -114,8 +103,8 @@ struct DemoCommand: ParsableCommand {
             var sums = SIMD4<Double>.zero
             var nanoseconds = 0.0
             for trial in trials {
-                let nine = Self.evaluate(filter, trial, nineD: true)
-                let six = Self.evaluate(filter, trial, nineD: false)
+                let nine = try Self.evaluate(filter, trial, nineD: true)
+                let six = try Self.evaluate(filter, trial, nineD: false)
                 sums += SIMD4(nine.score.total, nine.score.heading, nine.score.inclination, six.score.inclination)
                 nanoseconds += nine.nanoseconds / Double(trials.count)
             }
@@ -149,5 +138,18 @@ func format(_ value: Double, digits: Int = 3) -> String {
 extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+/// `motion demo`'s fusion and score of one filter at its defaults, timed (ns per sample).
+private struct DemoEvaluation: FilterConsumer {
+    typealias Scalar = Double
+    let recording: IMURecording, nineD: Bool
+    func consume<F: AttitudeFilter>(_ filter: F) -> (score: OrientationErrorSummary, nanoseconds: Double)
+    where F.Scalar == Double {
+        var outputs: [FusionOutput<Double>] = []
+        let seconds = time { outputs = recording.fuse(filter, useMagnetometer: nineD) }
+        let score = recording.score(outputs.map(\.quaternion))!
+        return (score, seconds / Double(max(outputs.count, 1)) * 1e9)
     }
 }

@@ -53,10 +53,9 @@ struct FuseCommand: ParsableCommand {
     var output: String
 
     @Option(
-        help: """
-            The filter: inertial (the default: MotionFusion's InertialFrameFilter, the most accurate), \
-            madgwick, mahony or complementary.
-            """)
+        help: ArgumentHelp(
+            "The filter: " + FilterName.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ") + ".",
+            valueName: "name"))
     var filter: FilterName = .inertial
 
     @Flag(help: "Ignore magnetometer columns (6D).")
@@ -143,30 +142,29 @@ struct FuseCommand: ParsableCommand {
                     : "missing INPUT (or --gyroscope and --accelerometer files)")
         }
         // An option of another filter would be ignored: refuse it, naming the filters it belongs to.
-        let owners: [(name: String, given: Bool, filters: [FilterName])] = [
-            ("--beta", beta != nil, [.madgwick]), ("--zeta", zeta != nil, [.madgwick]),
-            ("--kp", kp != nil, [.mahony]), ("--ki", ki != nil, [.mahony]), ("--maximum-bias", maximumBias != nil, [.mahony]),
-            ("--accelerometer-time-constant", accelerometerTimeConstant != nil, [.inertial, .complementary]),
-            ("--magnetometer-time-constant", magnetometerTimeConstant != nil, [.inertial, .complementary]),
-        ]
-        for owner in owners where owner.given && !owner.filters.contains(filter) {
+        for option in filterOptions.keys.sorted(by: { $0.rawValue < $1.rawValue }) where !filter.options.contains(option) {
             throw ValidationError(
-                "\(owner.name) is a setting of --filter "
-                    + owner.filters.map(\.rawValue).joined(separator: " and ")
+                "\(option.flag) is a setting of --filter "
+                    + FilterName.owners(of: option).map(\.rawValue).joined(separator: " and ")
                     + ", not of the \(filter.rawValue) filter, which would ignore it; "
                     + "its own settings are set with --set NAME=VALUE (an unknown NAME lists them)")
         }
-        for (name, value) in [
-            ("--beta", beta ?? 0), ("--zeta", zeta ?? 0), ("--kp", kp ?? 0), ("--ki", ki ?? 0),
-            ("--accelerometer-time-constant", accelerometerTimeConstant ?? 1),
-            ("--magnetometer-time-constant", magnetometerTimeConstant ?? 1), ("--maximum-gap", maximumGap),
-            ("--maximum-bias", maximumBias ?? 0),
-        ] where !(value.isFinite && value >= 0) {
+        for (name, value) in filterOptions.map({ ($0.key.flag, $0.value) }) + [("--maximum-gap", maximumGap)]
+        where !(value.isFinite && value >= 0) {
             throw ValidationError("\(name) must be a finite number ≥ 0, got \(value)")
         }
         if accelerometerTimeConstant == 0 || magnetometerTimeConstant == 0 || maximumGap == 0 {
             throw ValidationError("time constants and --maximum-gap must be greater than 0")
         }
+    }
+
+    /// The filter options given, by option.
+    var filterOptions: [FilterOption: Double] {
+        let values: [FilterOption: Double?] = [
+            .beta: beta, .zeta: zeta, .kp: kp, .ki: ki, .maximumBias: maximumBias,
+            .accelerometerTimeConstant: accelerometerTimeConstant, .magnetometerTimeConstant: magnetometerTimeConstant,
+        ]
+        return values.compactMapValues { $0 }
     }
 
     func run() throws {
@@ -177,26 +175,8 @@ struct FuseCommand: ParsableCommand {
     }
 
     func run<S: FusionScalar>(_: S.Type) throws {
-        switch filter {
-        case .inertial:
-            var settings = InertialFrameFilter<S>.Settings(frame: frame)
-            if let accelerometerTimeConstant { settings.accelerometerTimeConstant = S(accelerometerTimeConstant) }
-            if let magnetometerTimeConstant { settings.magnetometerTimeConstant = S(magnetometerTimeConstant) }
-            try fuse(InertialFrameFilter<S>(settings: SettingsOverrides.apply(settingOverrides, to: settings, filter: "inertial")))
-        case .madgwick:
-            let settings = MadgwickFilter<S>.Settings(beta: S(beta ?? 0.1), zeta: S(zeta ?? 0), frame: frame)
-            try fuse(MadgwickFilter<S>(settings: SettingsOverrides.apply(settingOverrides, to: settings, filter: "madgwick")))
-        case .mahony:
-            let settings = MahonyFilter<S>.Settings(
-                kp: S(kp ?? 1), ki: S(ki ?? 0.01), maximumBias: S(maximumBias ?? 0.1), frame: frame)
-            try fuse(MahonyFilter<S>(settings: SettingsOverrides.apply(settingOverrides, to: settings, filter: "mahony")))
-        case .complementary:
-            let settings = ComplementaryFilter<S>.Settings(
-                accelerometerTimeConstant: S(accelerometerTimeConstant ?? 1),
-                magnetometerTimeConstant: S(magnetometerTimeConstant ?? 2), frame: frame)
-            try fuse(
-                ComplementaryFilter<S>(settings: SettingsOverrides.apply(settingOverrides, to: settings, filter: "complementary")))
-        }
+        try filter.build(
+            options: filterOptions, overrides: settingOverrides, frame: frame, for: FuseConsumer<S>(command: self))
     }
 
     func fuse<F: AttitudeFilter>(_ filter: F) throws {
@@ -340,3 +320,9 @@ let outputFileRules = """
     (give the file's own path: the link is neither replaced nor followed); a file with other hard \
     links (replacing it would break them); a directory.
     """
+
+/// `motion fuse` run with the filter the registry builds.
+private struct FuseConsumer<Scalar: FusionScalar>: FilterConsumer {
+    let command: FuseCommand
+    func consume<F: AttitudeFilter>(_ filter: F) throws where F.Scalar == Scalar { try command.fuse(filter) }
+}

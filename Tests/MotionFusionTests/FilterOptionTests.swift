@@ -54,4 +54,36 @@ struct FilterOptionTests {
             try fuse(["--filter", "mahony"]) == fuse(["--filter", "mahony", "--kp", "1", "--ki", "0.01", "--maximum-bias", "0.1"]))
         #expect(try fuse([]) == fuse(["--accelerometer-time-constant", "4", "--magnetometer-time-constant", "30"]))
     }
+
+    /// The registry is the one place a filter is described: every option it names is one that
+    /// `motion fuse --help` shows under that spelling and belongs to some filter, and each name builds
+    /// its own filter type in both precisions.
+    @Test func theRegistryNamesEveryOptionAsFuseSpellsItAndBuildsEachFilter() throws {
+        let help = MotionCommand.helpMessage(for: FuseCommand.self, columns: 1000)
+        for option in FilterOption.allCases {
+            #expect(help.contains(option.flag + " "), "\(option.flag) not in fuse --help")
+            #expect(!FilterName.owners(of: option).isEmpty, "\(option.flag) belongs to no filter")
+        }
+        struct TypeName<Scalar: FusionScalar>: FilterConsumer {
+            func consume<F: AttitudeFilter>(_ filter: F) -> String where F.Scalar == Scalar { "\(F.self)" }
+        }
+        let types = ["inertial": "InertialFrameFilter", "madgwick": "MadgwickFilter", "mahony": "MahonyFilter",
+                     "complementary": "ComplementaryFilter"]
+        #expect(Set(types.keys) == Set(FilterName.allCases.map(\.rawValue)))
+        for filter in FilterName.allCases {
+            #expect(help.contains(filter.rawValue + " (" + filter.summary + ")"))
+            #expect(try filter.build(for: TypeName<Double>()) == "\(types[filter.rawValue]!)<Double>")
+            #expect(try filter.build(for: TypeName<Float>()) == "\(types[filter.rawValue]!)<Float>")
+        }
+    }
+
+    /// An out-of-range `--set` value is refused by the registry's build with the setting's range.
+    @Test func aSetValueOutsideItsRangeIsRefused() throws {
+        struct Nothing: FilterConsumer {
+            typealias Scalar = Double
+            func consume<F: AttitudeFilter>(_ filter: F) where F.Scalar == Double {}
+        }
+        #expect(throws: SettingsOverrideError.self) { try FilterName.madgwick.build(overrides: ["beta=-1"], for: Nothing()) }
+        #expect(throws: Never.self) { try FilterName.madgwick.build(overrides: ["beta=0.2"], for: Nothing()) }
+    }
 }
