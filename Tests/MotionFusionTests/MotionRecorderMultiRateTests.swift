@@ -93,6 +93,34 @@ struct MotionRecorderMultiRateTests {
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
     }
 
+    /// `motion record --replay` of a multi-rate recording (it failed at the first empty cell):
+    /// the replay goes through the assembler as `motion fuse` reads the file, so recording it again
+    /// writes the same rows, byte for byte, and fusing that gives the samples' attitudes.
+    @Test func aMultiRateRecordingIsReplayedAndRecordedAgain() throws {
+        let (samples, _) = Self.assemble(Self.readings())
+        let first = Self.path()
+        let second = Self.path()
+        let out = Self.path()
+        defer { for p in [first, second, out] { try? FileManager.default.removeItem(atPath: p) } }
+        do {
+            let recorder = try MotionRecorder(path: first, syncInterval: 0)
+            for s in samples { try recorder.append(s) }
+            try recorder.sync()
+        }
+        let source = try CSVReplaySource(path: first, pacing: .asFastAsPossible)
+        #expect(source.isMultiRate)
+        var replayed: [SensorSample] = []
+        while let s = try source.next() { replayed.append(s) }
+        #expect(replayed.count == samples.count)
+        #expect(replayed.map(\.timestamp) == samples.map(\.timestamp))
+        #expect(FuseMultiRateTests.run(["record", "--replay", first, "-o", second]) == nil)
+        #expect(try String(contentsOfFile: second, encoding: .utf8) == String(contentsOfFile: first, encoding: .utf8))
+        #expect(FuseMultiRateTests.run(["fuse", second, "-o", out]) == nil)
+        try FuseMultiRateTests.expectOutput(out, FuseMultiRateTests.fused(samples), "recorded, replayed, recorded and fused")
+        // A single-rate file is replayed row by row, as before.
+        #expect(try !CSVReplaySource(path: FuseCommandTests.input(), pacing: .asFastAsPossible).isMultiRate)
+    }
+
     /// A reading that arrived late is older than rows already written: it is written at its own
     /// time all the same (the file steps back there), and fuse still gives the same attitudes.
     @Test func lateReadingIsWrittenAtItsOwnTime() throws {
