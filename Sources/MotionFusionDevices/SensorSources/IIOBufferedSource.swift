@@ -329,21 +329,8 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
                         reason: "an axis with repeat count \(element.type.repeatCount); expected one value")
                 }
                 let prefix = "\(device.path)/in_\(type.rawValue)"
-                let scale: Double
                 do throws(IIOError) {
-                    if let own = try IIOFiles.number(at: "\(prefix)_\(axis)_scale") {
-                        scale = own
-                    } else if let shared = try IIOFiles.number(at: "\(prefix)_scale") {
-                        scale = shared
-                    } else {
-                        throw .missingFile(path: "\(prefix)_scale")
-                    }
-                    var offset = 0.0
-                    if let own = try IIOFiles.number(at: "\(prefix)_\(axis)_offset") {
-                        offset = own
-                    } else if let shared = try IIOFiles.number(at: "\(prefix)_offset") {
-                        offset = shared
-                    }
+                    let (scale, offset) = try IIOFiles.scaleAndOffset(prefix: prefix, axis: axis)
                     axes.append(
                         Axis(type: type, element: element, path: "\(scanElementsPath)/\(name)", scale: scale, offset: offset))
                 } catch {

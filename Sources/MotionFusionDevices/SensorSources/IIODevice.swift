@@ -127,20 +127,7 @@ public struct IIODevice: Sendable, Hashable {
         let resultPath: String
         var value: Double
         if let raw = try IIOFiles.number(at: rawPath) {
-            let scale: Double
-            if let own = try IIOFiles.number(at: "\(prefix)_\(axis)_scale") {
-                scale = own
-            } else if let shared = try IIOFiles.number(at: "\(prefix)_scale") {
-                scale = shared
-            } else {
-                throw .missingFile(path: "\(prefix)_scale")
-            }
-            var offset = 0.0
-            if let own = try IIOFiles.number(at: "\(prefix)_\(axis)_offset") {
-                offset = own
-            } else if let shared = try IIOFiles.number(at: "\(prefix)_offset") {
-                offset = shared
-            }
+            let (scale, offset) = try IIOFiles.scaleAndOffset(prefix: prefix, axis: axis)
             value = (raw + offset) * scale
             resultPath = rawPath
         } else if let processed = try IIOFiles.number(at: "\(prefix)_\(axis)_input") {

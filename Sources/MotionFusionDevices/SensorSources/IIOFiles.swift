@@ -66,6 +66,28 @@ enum IIOFiles {
         }
         return value
     }
+
+    /// The scale and offset of one axis of a channel, as the kernel's IIO ABI gives them: the
+    /// axis's own `in_<type>_<axis>_scale` or the channel's shared `in_<type>_scale` (one of the two
+    /// must exist), and likewise the offset, 0 when neither file exists. A value is
+    /// `(raw + offset) × scale`. `prefix` is the device folder and `in_<type>`.
+    static func scaleAndOffset(prefix: String, axis: String) throws(IIOError) -> (scale: Double, offset: Double) {
+        let scale: Double
+        if let own = try number(at: "\(prefix)_\(axis)_scale") {
+            scale = own
+        } else if let shared = try number(at: "\(prefix)_scale") {
+            scale = shared
+        } else {
+            throw .missingFile(path: "\(prefix)_scale")
+        }
+        var offset = 0.0
+        if let own = try number(at: "\(prefix)_\(axis)_offset") {
+            offset = own
+        } else if let shared = try number(at: "\(prefix)_offset") {
+            offset = shared
+        }
+        return (scale, offset)
+    }
 }
 
 extension String {
