@@ -103,7 +103,7 @@ struct DeviceMotionCommand: ParsableCommand {
         }
         let calibration = try CalibrationFile.read(calibrationFiles)
         var processor: DeviceMotionProcessor<InertialFrameFilter<Double>>
-        do throws(MotionManagerError) {
+        do throws(DeviceMotionError) {
             processor = try DeviceMotionProcessor(
                 referenceFrame: referenceFrame, declinationDegrees: declinationDegrees, calibration: calibration)
         } catch {

@@ -8,6 +8,11 @@ import MotionFusionCore
 // The conformances of a layer are kept together here so that a new error type is easy to add next to them;
 // `ErrorDescriptionTests` checks a value of each.
 
+extension MotionManagerError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
 extension IIOError: LocalizedError {
     /// The same text as ``description``.
     public var errorDescription: String? { description }

@@ -24,7 +24,7 @@ extension SettingsError: LocalizedError {
     public var errorDescription: String? { description }
 }
 
-extension MotionManagerError: LocalizedError {
+extension DeviceMotionError: LocalizedError {
     /// The same text as ``description``.
     public var errorDescription: String? { description }
 }

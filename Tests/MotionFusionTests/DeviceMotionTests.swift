@@ -87,11 +87,11 @@ struct DeviceMotionTests {
     /// never magnetic north; the other frames take none.
     @Test func trueNorthNeedsADeclinationInDegrees() throws {
         let stream = FusionStream(filter: ComplementaryFilter<Double>(settings: .init(frame: .nwu)))
-        #expect(throws: MotionManagerError.trueNorthNotAvailable) {
+        #expect(throws: DeviceMotionError.trueNorthNotAvailable) {
             try DeviceMotionProcessor(stream: stream, referenceFrame: .xTrueNorthZVertical)
         }
         for bad in [Double.nan, .infinity, -.infinity] {
-            #expect(throws: MotionManagerError.declinationNotAvailable(.notFinite(parameter: "declinationDegrees"))) {
+            #expect(throws: DeviceMotionError.declinationNotAvailable(.notFinite(parameter: "declinationDegrees"))) {
                 try DeviceMotionProcessor<InertialFrameFilter<Double>>(
                     referenceFrame: .xTrueNorthZVertical, declinationDegrees: bad)
             }

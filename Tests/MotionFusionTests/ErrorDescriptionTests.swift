@@ -33,6 +33,7 @@ struct ErrorDescriptionTests {
         IIODeviceGroupError.missingTimestampOrigin(device: "/sys/bus/iio/devices/iio:device1"),
         SettingsError.outOfRange(setting: "biasLimit", value: -1, range: "> 0, finite"),
         MotionManagerError.trueNorthNotAvailable,
+        DeviceMotionError.trueNorthNotAvailable,
     ]
 
     @Test func localizedDescriptionIsTheDescription() {

@@ -38,12 +38,12 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
     ///   - declinationDegrees: for ``AttitudeReferenceFrame/xTrueNorthZVertical``, the magnetic
     ///     declination in degrees east of true north (``MagneticDeclination/degreesEast()`` gives
     ///     it for a place and date). Ignored by the other frames.
-    /// - Throws: ``MotionManagerError/trueNorthNotAvailable`` for true north without a declination,
-    ///   ``MotionManagerError/declinationNotAvailable(_:)`` for true north with a non-finite one. The
+    /// - Throws: ``DeviceMotionError/trueNorthNotAvailable`` for true north without a declination,
+    ///   ``DeviceMotionError/declinationNotAvailable(_:)`` for true north with a non-finite one. The
     ///   processor never falls back to magnetic north.
     public init(
         stream: FusionStream<Filter>, referenceFrame: AttitudeReferenceFrame, declinationDegrees: Double? = nil
-    ) throws(MotionManagerError) {
+    ) throws(DeviceMotionError) {
         self.stream = stream
         self.referenceFrame = referenceFrame
         if referenceFrame == .xTrueNorthZVertical {
@@ -127,7 +127,7 @@ extension DeviceMotionProcessor {
     public init<S: FusionScalar>(
         referenceFrame: AttitudeReferenceFrame, declinationDegrees: Double? = nil,
         calibration: SensorCalibration = SensorCalibration()
-    ) throws(MotionManagerError) where Filter == InertialFrameFilter<S> {
+    ) throws(DeviceMotionError) where Filter == InertialFrameFilter<S> {
         try self.init(
             stream: FusionStream(filter: InertialFrameFilter<S>(settings: .init(frame: .nwu)), calibration: calibration),
             referenceFrame: referenceFrame, declinationDegrees: declinationDegrees)

@@ -515,9 +515,13 @@ public final class MotionManager: @unchecked Sendable {
         let request = DeviceMotionRequest(
             referenceFrame: frame, declinationDegrees: degrees,
             calibration: calibration ?? running?.calibration ?? SensorCalibration())
-        let processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(
-            referenceFrame: frame, declinationDegrees: degrees, calibration: request.calibration)
-        return (request, processor)
+        do throws(DeviceMotionError) {
+            let processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(
+                referenceFrame: frame, declinationDegrees: degrees, calibration: request.calibration)
+            return (request, processor)
+        } catch {
+            throw MotionManagerError(error)
+        }
     }
 
     /// The request of the device-motion service while it runs (not after the source ended).

@@ -1,3 +1,4 @@
+import MotionFusionCore
 
 /// Why a ``MotionManager`` could not start device motion as asked.
 ///
@@ -7,8 +8,8 @@
 /// motion stays as it was: inactive, or running its own request untouched. The manager never falls
 /// back to another reference frame.
 ///
-/// ``DeviceMotionProcessor``'s initializers throw the same errors for true north without a finite
-/// declination.
+/// ``DeviceMotionProcessor``'s initializers throw ``DeviceMotionError``, whose two cases (true north
+/// without a finite declination) become the cases of the same names here (``init(_:)``).
 public enum MotionManagerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ``AttitudeReferenceFrame/xTrueNorthZVertical`` was asked for without a declination or a
     /// location (``MagneticDeclination``), so true north is unknown (Core Motion's
@@ -45,4 +46,11 @@ public enum MotionManagerError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 
+    /// The manager's error for a processor's.
+    public init(_ error: DeviceMotionError) {
+        switch error {
+        case .trueNorthNotAvailable: self = .trueNorthNotAvailable
+        case .declinationNotAvailable(let reason): self = .declinationNotAvailable(reason)
+        }
+    }
 }
