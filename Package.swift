@@ -33,8 +33,10 @@ let package = Package(
         ),
         // Header-only vector square roots for the many-stream engine (the standard library has none).
         .target(name: "CVectorMath"),
-        // Data flows one way through the layers: sources → calibration → filter → device motion →
-        // events / recorder. The target graph enforces it.
+        // The layers: Core ← IO ← Estimation, Devices, Simulation ← MotionFusion; the target graph
+        // enforces them. Data flows one way, sources → calibration → filter → device motion →
+        // events / recorder: across the layers by this graph, inside Core (a folder per stage) by
+        // review.
         // Rotations, filters, FusionStream, device-motion math, events, the World Magnetic Model:
         // no Foundation, no system library, no allocation per sample; builds with Embedded Swift.
         .target(
