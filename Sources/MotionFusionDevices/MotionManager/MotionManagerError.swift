@@ -32,10 +32,9 @@ public enum MotionManagerError: Error, Equatable, Sendable, CustomStringConverti
 
     public var description: String {
         switch self {
-        case .trueNorthNotAvailable:
-            "xTrueNorthZVertical needs a declination or a location (MagneticDeclination); none was given"
-        case .declinationNotAvailable(let error):
-            "no magnetic declination for true north: \(error)"
+        // The processor's two cases, in its words.
+        case .trueNorthNotAvailable: DeviceMotionError.trueNorthNotAvailable.description
+        case .declinationNotAvailable(let error): DeviceMotionError.declinationNotAvailable(error).description
         case .referenceFrameNotAvailable(let frame):
             "\(frame.rawValue) needs a magnetometer, and the source has none"
         case .deviceMotionNotAvailable:
