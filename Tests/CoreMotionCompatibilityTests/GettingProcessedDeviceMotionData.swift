@@ -18,14 +18,13 @@
 // class may capture `self`, and one written in a `@MainActor` class is isolated to the main actor
 // (given `.main`, it runs there). What a handler on a concurrent `OperationQueue()` shares with the
 // rest of the program is the program's to protect, as with Core Motion; this code keeps it in a
-// `Mutex`, as an app would. `Timer`'s block is `@Sendable` in Foundation, so the Timer shape compiles
+// lock (`Locked`, below), as an app would. `Timer`'s block is `@Sendable` in Foundation, so the Timer shape compiles
 // in a `@MainActor` class (a view controller, where Apple's listing lives) but not in a plain one.
 // (This file is compiled here against CoreMotionCompatibility; there is no Apple SDK on Linux to
 // build it against Core Motion.)
 
 import CoreMotionCompatibility
 import Foundation
-import Synchronization
 
 /// What a handler or a frame read from one device-motion sample.
 struct MotionReading: Sendable {
@@ -46,9 +45,9 @@ struct MotionReading: Sendable {
 final class MotionViewController {
     let motion = CMMotionManager(source: RecordingSource(SyntheticMotion.generate(), pacing: .realTime(speed: 20)))
     let queue = OperationQueue()
-    let referenceAttitude = Mutex<CMAttitude?>(nil)
-    let readings = Mutex<[MotionReading]>([])
-    let errors = Mutex<[any Error]>([])
+    let referenceAttitude = Locked<CMAttitude?>(nil)
+    let readings = Locked<[MotionReading]>([])
+    let errors = Locked<[any Error]>([])
 
     /// Listing 1, with the handler on the main queue.
     func startDeviceMotion() {
@@ -171,13 +170,13 @@ final class ViewController {
 }
 
 /// Apple's Timer listing, in a `@MainActor` class as in a view controller: a 60 Hz timer on the
-/// current run loop reads `deviceMotion`. Each frame's reading goes to `frames` (a `Mutex`, because
+/// current run loop reads `deviceMotion`. Each frame's reading goes to `frames` (a lock, because
 /// Foundation's `Timer` block is `@Sendable` and so cannot touch the class's main-actor state).
 @MainActor
 final class TimerViewController {
     let motion: CMMotionManager
     var timer: Timer?
-    let frames = Mutex<[MotionReading.Frame]>([])
+    let frames = Locked<[MotionReading.Frame]>([])
 
     init(source: any MotionSource) { motion = CMMotionManager(source: source) }
 
@@ -244,5 +243,24 @@ extension MotionReading {
         var timestamp: TimeInterval
         var pitch, roll, yaw: Double
         var userAcceleration: CMAcceleration
+    }
+}
+
+/// What an app shares between its handlers and the rest of the program: a value behind an
+/// `NSLock`. (Not `Synchronization.Mutex`: scripts/tsan runs this code under the thread sanitizer,
+/// which reported the readings appended inside `Mutex.withLock` from two handlers on
+/// `OperationQueue()` as a race, once in two runs; on Linux a contended `Mutex` waits on a futex
+/// inside the uninstrumented standard library, so the sanitizer may not see that lock's order. A
+/// pthread mutex it intercepts.)
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }
