@@ -108,3 +108,14 @@ if Context.environment["MOTIONFUSION_FUZZ"] != nil {
             .executableTarget(name: name, dependencies: ["MotionFusion", "FuzzDriver"], path: "Tests/Fuzz/\(name)"))
     }
 }
+
+// The thread sanitizer's build (scripts/tsan sets MOTIONFUSION_TSAN): the Core Motion tests and the
+// motion manager's tests that it runs, with what they use (the library, and `motion`, which one of
+// them runs), not the other test files and the long runs, which it would otherwise compile with the
+// sanitizer and never run.
+if Context.environment["MOTIONFUSION_TSAN"] != nil {
+    package.targets.removeAll { $0.name == "LongRun" }
+    for target in package.targets where target.name == "MotionFusionTests" {
+        target.sources = ["MotionManagerTests.swift", "MotionManagerStressTests.swift", "GatedSource.swift", "FakeSysfs.swift"]
+    }
+}

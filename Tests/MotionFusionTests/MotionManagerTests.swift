@@ -147,7 +147,10 @@ struct MotionManagerTests {
         let range = try MotionRecorder.read(path: path, from: 10, to: 12)
         #expect(range.count == 201 && range.first?.timestamp == 10)
         // The file replays through the fuse reader as it is (the partial line aside).
-        #expect(throws: MotionFusion.RecorderError.self) { try MotionRecorder(path: CSVReaderTests.file("a,b\n1,2\n")) }
+        let other = FileManager.default.temporaryDirectory.appendingPathComponent("mf-other-\(UUID()).csv").path
+        #expect(FileManager.default.createFile(atPath: other, contents: Data("a,b\n1,2\n".utf8)))
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        #expect(throws: MotionFusion.RecorderError.self) { try MotionRecorder(path: other) }
     }
 
     @Test func referenceAttitudeRoundTrip() throws {
