@@ -117,20 +117,19 @@ public enum SyntheticMotion {
         var random = SplitMix64(seed: settings.seed)
         let dt = 1 / settings.sampleRate
         // Three sines per axis, for the rate and for the linear acceleration.
-        func waves() -> [(amplitude: Double, frequency: Double, phase: Double)] {
+        func waves() -> [Wave] {
             (0..<9).map { _ in
-                (
-                    random.uniform(0.3, 1), 2 * .pi * random.uniform(0.05, 1),
-                    random.uniform(0, 2 * .pi)
-                )
+                Wave(
+                    amplitude: random.uniform(0.3, 1), frequency: 2 * .pi * random.uniform(0.05, 1),
+                    phase: random.uniform(0, 2 * .pi))
             }
         }
         let rateWaves = waves()
         let accelWaves = waves()
-        func sum(_ w: [(amplitude: Double, frequency: Double, phase: Double)], _ t: Double) -> SIMD3<Double> {
+        func sum(_ w: [Wave], _ t: Double) -> SIMD3<Double> {
             var v = SIMD3<Double>.zero
-            for (i, wave) in w.enumerated() {
-                v[i % 3] += wave.amplitude * Double.sin(wave.frequency * t + wave.phase)
+            for i in w.indices {
+                v[i % 3] += w[i].amplitude * Double.sin(w[i].frequency * t + w[i].phase)
             }
             return v / 1.5
         }
@@ -178,6 +177,15 @@ public enum SyntheticMotion {
 }
 
 extension SyntheticMotion {
+    /// One sine of a simulated rate or acceleration: a concrete type, where a tuple in an array
+    /// costs a generic-metadata lookup per access in a debug build (most of the time of the
+    /// simulations that tests make).
+    struct Wave {
+        var amplitude: Double
+        var frequency: Double  // rad/s
+        var phase: Double  // rad
+    }
+
     /// Turns `q` (body → earth) by the body rate `rate(t)` from `start` for `duration` with `substeps`
     /// midpoint steps, so that the truth has no integration error worth measuring; returns the mean
     /// rate over the interval (what an ideal gyroscope sampled at `end` reports).

@@ -7,40 +7,50 @@ import Testing
 /// including streams of different lengths, bad samples, delayed initialization, chunked processing
 /// and the concurrent path.
 struct MadgwickStreamsTests {
-    /// Synthetic recordings of different lengths and seeds, with bad samples planted: a stream that
-    /// starts with unusable accelerometer readings, NaN and infinite gyroscope samples, zero and NaN
-    /// accelerometers and magnetometers, repeated and backward timestamps and a time jump.
+    /// The first `count` (at most 40) of the synthetic recordings below, with or without their
+    /// magnetometer.
     static func recordings(count: Int, magnetometer: Bool) -> [IMURecording] {
-        (0..<count).map { s in
-            var settings = SyntheticMotion.Settings()
-            settings.duration = Double(18 + (s * 7) % 11)  // 18 to 28 s: different lengths, each past the long steps
-            settings.seed = UInt64(100 + s)
-            settings.angularRate = 1 + Double(s % 5) * 0.5
-            var recording = try! SyntheticMotion.generate(settings)
+        precondition(count <= allRecordings.count, "only \(allRecordings.count) recordings are made")
+        return allRecordings.prefix(count).map { recording in
+            var recording = recording
             if !magnetometer { recording.magnetometer = nil }
-            let n = recording.count
-            if s % 3 == 0 {
-                for i in 0..<(5 + s % 4) { recording.accelerometer[i] = .zero }  // late initialization
-            }
-            if s % 4 == 1 {
-                // Every other such stream has its bad gyroscope and magnetometer samples in the
-                // second processing chunk (steps from 1,000 on), the others in the first.
-                let late = (s / 4) % 2 == 1
-                let g = late ? 2 * n / 3 : n / 3, m = late ? 3 * n / 4 : n / 4
-                recording.gyroscope[g] = SIMD3(.nan, 0, 0)
-                recording.gyroscope[g + 1] = SIMD3(0, .infinity, 0)
-                recording.accelerometer[n / 2] = .zero
-                recording.accelerometer[n / 2 + 1] = SIMD3(.nan, 1, 9)
-                recording.magnetometer?[m] = .zero
-                recording.magnetometer?[m + 1] = SIMD3(.nan, 0, 0)
-            }
-            if s % 5 == 2 {
-                recording.timestamps[n / 2] = recording.timestamps[n / 2 - 1]  // repeated
-                recording.timestamps[n / 2 + 1] = recording.timestamps[n / 2 - 1] - 0.5  // backward
-                for i in (n * 3 / 4)..<n { recording.timestamps[i] += 3600 }  // a one-hour jump
-            }
             return recording
         }
+    }
+
+    /// Synthetic recordings of different lengths and seeds, with bad samples planted: a stream that
+    /// starts with unusable accelerometer readings, NaN and infinite gyroscope samples, zero and NaN
+    /// accelerometers and magnetometers, repeated and backward timestamps and a time jump. Made once
+    /// for all the tests here (a stream depends only on its index; the simulation is most of these
+    /// tests' time in a debug build).
+    static let allRecordings: [IMURecording] = (0..<40).map { s in
+        var settings = SyntheticMotion.Settings()
+        settings.duration = Double(18 + (s * 7) % 11)  // 18 to 28 s: different lengths, each past the long steps
+        settings.seed = UInt64(100 + s)
+        settings.angularRate = 1 + Double(s % 5) * 0.5
+        var recording = try! SyntheticMotion.generate(settings)
+        let n = recording.count
+        if s % 3 == 0 {
+            for i in 0..<(5 + s % 4) { recording.accelerometer[i] = .zero }  // late initialization
+        }
+        if s % 4 == 1 {
+            // Every other such stream has its bad gyroscope and magnetometer samples in the
+            // second processing chunk (steps from 1,000 on), the others in the first.
+            let late = (s / 4) % 2 == 1
+            let g = late ? 2 * n / 3 : n / 3, m = late ? 3 * n / 4 : n / 4
+            recording.gyroscope[g] = SIMD3(.nan, 0, 0)
+            recording.gyroscope[g + 1] = SIMD3(0, .infinity, 0)
+            recording.accelerometer[n / 2] = .zero
+            recording.accelerometer[n / 2 + 1] = SIMD3(.nan, 1, 9)
+            recording.magnetometer?[m] = .zero
+            recording.magnetometer?[m + 1] = SIMD3(.nan, 0, 0)
+        }
+        if s % 5 == 2 {
+            recording.timestamps[n / 2] = recording.timestamps[n / 2 - 1]  // repeated
+            recording.timestamps[n / 2 + 1] = recording.timestamps[n / 2 - 1] - 0.5  // backward
+            for i in (n * 3 / 4)..<n { recording.timestamps[i] += 3600 }  // a one-hour jump
+        }
+        return recording
     }
 
     /// Runs the engine (in two chunks, to check that state carries over) and the scalar filter on
