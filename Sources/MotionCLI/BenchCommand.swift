@@ -9,52 +9,27 @@ import MotionFusion
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Time the filters on in-memory samples: ns per sample, Float and Double, 6D and 9D.",
+        abstract: "Time the filters: ns per sample, Float and Double, 6D and 9D.",
         discussion: """
-            The samples come from --input (a CSV in the `motion fuse` format) or, by default, from a \
-            seeded synthetic 100 Hz recording. Each case runs the bare filter update loop (dt from \
-            the timestamps, computed beforehand) from a fresh filter over the whole recording, \
-            repeated until --min-time has passed; the best of --repeats such runs is reported.
+            Each case runs a filter's bare update loop over samples in memory — --input (a CSV in \
+            the `motion fuse` format) or a seeded synthetic 100 Hz recording — until --min-time has \
+            passed; the best of --repeats runs counts. Stream counts above 1 time the many-stream \
+            engine (MadgwickStreams; Madgwick only).
 
-            Stream counts above 1 time the many-stream engine (MadgwickStreams; Madgwick only): N \
-            streams, each the recording started at a different sample, in blocks of --block-steps \
-            steps that stay in cache, SIMD16<Float> or SIMD8<Double> lanes, on --tasks concurrent \
-            tasks (one per core is best). The time is wall time divided by all streams' samples.
+            --latency measures instead the µs from an IIO scan to its device motion, per delivery \
+            path (the other options do not apply); the exit status is 1 when a case lost a sample or failed.
 
-            Limits, checked before anything is allocated or measured: --min-time above 0 and at most \
-            \(Int(maximumMinTime)) s; --repeats 1 to \(maximumRepeats); --tasks 1 to \(maximumTasks); all \
-            cases together at least cases × --repeats × --min-time, at most \(Int(maximumMeasuredTime)) s \
-            (one day); the synthetic recording (--duration, 137 bytes a sample plus 104 for the \
-            benchmark's copies) and each many-stream case (--streams × --block-steps samples, the \
-            filter states once per task) must fit in the memory available (Linux: MemAvailable, \
-            and the cgroup's limit; elsewhere the physical memory).
-
-            With --json the result is a JSON array of objects \
-            {"filter": …, "scalar": "Float"|"Double", "mode": "6D"|"9D", "streams": N, "nsPerSample": …}.
-
-            --latency measures instead the time from a scan's arrival at a fake buffered IIO device \
-            (a FIFO in a temporary folder, written at each of --rates, each scan stamped with \
-            CLOCK_MONOTONIC as the kernel stamps it) to its device motion reaching the consumer, \
-            per delivery path: "handler" (MotionManager, a handler on a serial DispatchQueue), \
-            "stream" (the manager's AsyncStream consumed by a Task) and "pull" (the consumer's \
-            thread calls the source's next() and computes device motion itself). --duration is then \
-            the seconds of scans per case (default \(Self.count(defaultLatencyDuration))). The \
-            figures are p50, p99, p99.9 and the largest, exact (nearest rank over every latency), \
-            the samples written and the samples lost (written but never delivered, or delivered out \
-            of order). With --json: a JSON array of objects {"rateHz": …, "path": \
-            "handler"|"stream"|"pull", "p50us": …, "p99us": …, "p999us": …, "maxus": …, \
-            "samples": …, "lost": …} (the latencies null when nothing was delivered). The other \
-            options do not apply. The exit status is 1 when any case lost a sample, delivered one \
-            twice or out of order, or failed otherwise (after the full output).
+            The limits, the --json formats and the method: the DocC article "The motion \
+            Command-Line Tool", sections "Benchmarks" and "Latency".
             """)
 
-    @Option(help: "A CSV recording in the `motion fuse` input format (default: synthetic, 100 Hz).")
+    @Option(help: "A CSV in the `motion fuse` format (default: synthetic).")
     var input: String?
 
     @Option(help: "Synthetic recording length, s (without --input; default 600). With --latency: seconds per case (default 3).")
     var duration: Double?
 
-    @Flag(help: "Measure the latency from an IIO scan to its device motion at the consumer instead.")
+    @Flag(help: "Measure IIO scan-to-device-motion latency instead.")
     var latency = false
 
     @Option(help: "With --latency: the scan rates, Hz, comma-separated.")
@@ -72,16 +47,16 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Stream counts (repeatable; default 1 and 256). Counts above 1 use the many-stream engine.")
     var streams: [Int] = []
 
-    @Option(help: "Many streams: steps per block of samples.")
+    @Option(help: "Many streams: steps per block.")
     var blockSteps: Int = 64
 
-    @Option(help: "Many streams: concurrent tasks (cores) to spread the streams over.")
+    @Option(help: "Many streams: concurrent tasks.")
     var tasks: Int = 1
 
-    @Option(help: "Many streams: Float lanes per vector (4, 8 or 16).")
+    @Option(help: "Many streams: Float lanes, 4, 8 or 16.")
     var floatLanes: Int = 16
 
-    @Option(help: "Many streams: Double lanes per vector (2, 4 or 8).")
+    @Option(help: "Many streams: Double lanes, 2, 4 or 8.")
     var doubleLanes: Int = 8
 
     @Flag(help: "Print JSON instead of a table.")

@@ -8,8 +8,8 @@ struct CalibrateAccelerometer: ParsableCommand {
         commandName: "accelerometer",
         abstract: "Bias, sensitivity and misalignment from static orientations (LAPACK least squares, Gauss–Newton).",
         discussion: """
-            Hold the sensor still in six or more different orientations (nine or more to estimate the \\
-            misalignment too), at least 1.5 s each; the static segments are found automatically. The \\
+            Hold the sensor still in six or more different orientations (nine or more to estimate the \
+            misalignment too), at least 1.5 s each; the static segments are found automatically. The \
             result is in m/s²: calibrated = misalignment · sensitivity ⊙ (raw − bias).
             """)
 

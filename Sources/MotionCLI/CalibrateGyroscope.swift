@@ -8,9 +8,9 @@ struct CalibrateGyroscope: ParsableCommand {
         commandName: "gyroscope",
         abstract: "Bias from static segments; sensitivity from a known rotation when given.",
         discussion: """
-            The bias is the duration-weighted mean rate over the static segments. With \\
-            --known-rotation DEG, the recording must contain one rotation by that angle between two \\
-            rests (a turntable turn, say): the axis that dominates it (or --axis) gets the sensitivity \\
+            The bias is the duration-weighted mean rate over the static segments. With \
+            --known-rotation DEG, the recording must contain one rotation by that angle between two \
+            rests (a turntable turn, say): the axis that dominates it (or --axis) gets the sensitivity \
             that makes the integrated angle match.
             """)
 

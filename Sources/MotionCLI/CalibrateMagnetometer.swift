@@ -8,9 +8,9 @@ struct CalibrateMagnetometer: ParsableCommand {
         commandName: "magnetometer",
         abstract: "Hard- and soft-iron calibration by an ellipsoid fit (LAPACK).",
         discussion: """
-            Reads the mx,my,mz columns of INPUT (rows with empty magnetometer fields are skipped). \\
-            Turn the sensor through as many directions as possible while recording. The calibrated \\
-            field is softIron · (raw − hardIron); its magnitude is --field-strength when given, \\
+            Reads the mx,my,mz columns of INPUT (rows with empty magnetometer fields are skipped). \
+            Turn the sensor through as many directions as possible while recording. The calibrated \
+            field is softIron · (raw − hardIron); its magnitude is --field-strength when given, \
             otherwise the fitted radius.
             """)
 

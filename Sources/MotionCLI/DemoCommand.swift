@@ -8,13 +8,13 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Run MotionFusion's main job on synthetic data (and BROAD, if present).",
         discussion: """
-            Fuses a seeded synthetic recording with every filter and scores it against its truth;
-            when the BROAD recordings are found, fuses all nine trials and scores them the way
-            BROAD does. Also checks the rotation types and LAPACK estimators. Prints accuracy and
+            Fuses a seeded synthetic recording with every filter and scores it against its truth; \
+            when the BROAD recordings are found, fuses all nine trials and scores them the way \
+            BROAD does. Also checks the rotation types and LAPACK estimators. Prints accuracy and \
             speed.
             """)
 
-    @Option(help: "Folder holding BROAD's trial CSVs (default: ../shared/reference-data/broad).")
+    @Option(help: "Folder holding BROAD's trial CSVs.")
     var broad: String = "../shared/reference-data/broad"
 
     @Option(help: "Seed of the synthetic data.")

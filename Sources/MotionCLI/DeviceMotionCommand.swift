@@ -8,38 +8,21 @@ extension AttitudeReferenceFrame: ExpressibleByArgument {}
 struct DeviceMotionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device-motion",
-        abstract: "Core Motion-style device motion (attitude, rotation rate, gravity, user acceleration, heading).",
+        abstract: "Core Motion-style device motion of a recording or of live IIO sensors.",
         discussion: """
-            Input as for `motion fuse`. Output columns: t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,\
-            rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading — q device → \
-            reference frame (scalar first), angles in radians (Core Motion's roll about Y, pitch about \
-            X, yaw about Z), rotation rate in rad/s with the bias removed, gravity and user \
-            acceleration in g with Core Motion's signs, heading in degrees (−1 in the arbitrary frames). \
-            xTrueNorthZVertical needs --latitude and --longitude (declination from WMM2025; south and \
-            west are negative: --latitude -33.87). Rows are written as they are computed, so memory \
-            stays flat however long the recording.
+            INPUT as for `motion fuse`, or with --live the Linux IIO sensors. OUTPUT: t,qw,qx,qy,qz \
+            (device → reference frame), roll,pitch,yaw (rad), rotation_x..z (rad/s, bias removed), \
+            gravity_x..z and user_x..z (g), heading (degrees; −1 in the arbitrary frames), as Core \
+            Motion gives them.
 
-            A recording whose sensors have separate timestamps — rows that leave a sensor's three \
-            cells empty (or all nan) when it has no reading at that row's time, as `motion record` \
-            writes sensors at different rates — is read as `motion fuse` reads it: its rows through \
-            MotionFusion's SampleAssembler (default rules), one sample per gyroscope reading with \
-            the latest accelerometer reading no older than 0.1 s and magnetometer reading no older \
-            than 0.5 s; a row is written for every sample with an accelerometer reading (as with \
-            --live; `motion fuse` also fuses the others, without tilt correction). Such a file is \
-            read twice, so it must be a regular file. A file with no empty gyroscope or \
-            accelerometer cell is read row by row as above.
-
-            --live reads the Linux IIO devices under --iio-root instead of a file, as `motion record \
-            --iio` does (through their buffers when they have them, merged by timestamp when the \
-            sensors are on several devices; else polled, with a notice), and writes a row for every \
-            sample with a gyroscope and an accelerometer reading, until --duration seconds of sensor \
-            time or --samples rows (else until the device ends). A device that fails ends the run \
-            with status 1 after the rows it gave are written.
+            Unit options (--time-unit, --gyro-unit, --accel-unit, --mag-unit, --trust-units): \
+            `motion device-motion --help-hidden`. They and every detail: the DocC article "The \
+            motion Command-Line Tool", section "Device motion".
 
             \(outputFileRules)
             """)
 
-    @Argument(help: "The input CSV file, - for standard input (not with --live).")
+    @Argument(help: "The input CSV file (- for standard input).")
     var input: String?
 
     @Flag(help: "Read the Linux IIO devices live instead of a file.")
@@ -56,7 +39,7 @@ struct DeviceMotionCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
     var output: String
 
-    @Option(help: "xArbitraryZVertical, xArbitraryCorrectedZVertical, xMagneticNorthZVertical or xTrueNorthZVertical.")
+    @Option(help: "The reference frame.")
     var referenceFrame: AttitudeReferenceFrame = .xArbitraryCorrectedZVertical
 
     // Unconditional: the next argument is the value even when it starts with "-" (south, west).
@@ -66,7 +49,7 @@ struct DeviceMotionCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Longitude in degrees (west negative), for true north.")
     var longitude: Double?
 
-    @Option(parsing: .unconditional, help: "Height above the WGS-84 ellipsoid in km, for true north (negative below it).")
+    @Option(parsing: .unconditional, help: "Ellipsoidal height, km, for true north.")
     var heightKm: Double = 0
 
     @Option(help: "Date YYYY-MM-DD for the declination (default: today).")
@@ -74,7 +57,7 @@ struct DeviceMotionCommand: ParsableCommand {
 
     @Option(
         name: .customLong("calibration"),
-        help: "A calibration file from `motion calibrate` (repeat for several sensors); applied before the filter.")
+        help: "A `motion calibrate` file (repeatable), applied first.")
     var calibrationFiles: [String] = []
 
     @OptionGroup var units: InputUnits

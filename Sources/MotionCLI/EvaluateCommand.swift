@@ -8,27 +8,16 @@ struct EvaluateCommand: ParsableCommand {
         commandName: "evaluate",
         abstract: "BROAD's RMS errors (total, heading, inclination) of an estimate against a truth.",
         discussion: """
-            ESTIMATE has columns qw,qx,qy,qz (as `motion fuse` writes them); TRUTH has qw,qx,qy,qz and \
-            optionally movement (BROAD) or score (the phone trials). Both are sensor → earth in the same \
-            frame, row by row. Rows count where movement or score is above 0.5 (all rows without such a \
-            column) and the truth is finite. A 9D report gives the constant heading offset (circular mean \
-            of the heading error over those rows); --heading-offset remove takes it out before scoring, \
-            as score_tyrex.py does for a truth whose north is not magnetic north. Errors: \
-            e = q_est ⊗ q_ref⁻¹; total 2·acos|e_w|, heading 2·atan(|e_z|/|e_w|), inclination \
-            2·acos √(e_w² + e_z²); RMS in degrees.
+            ESTIMATE has columns qw,qx,qy,qz (as `motion fuse` writes them); TRUTH has qw,qx,qy,qz \
+            and optionally movement (BROAD) or score (the phone trials); both sensor → earth in the \
+            same frame, row by row. Rows count where movement or score is above 0.5 (every row \
+            without such a column); a row whose quaternion is zero or not finite is left out, and \
+            the report says how many. RMS errors in degrees.
 
-            A row whose truth or estimate quaternion is zero or not finite has no attitude: it is \
-            left out of the RMS (never scored as the identity it would normalize to), and the report \
-            says how many rows were left out for each reason and the line of the first. With no row \
-            left to score the command fails.
-
-            Heading is not observable without a magnetometer, so for a 6D estimate total and heading \
-            measure an arbitrary heading offset and only inclination means something (as BROAD scores \
-            6D methods). Give --6d (or --no-heading) for such an estimate; an estimate written by \
-            `motion fuse` is recognized as 6D by itself when its flags column shows that no scored row \
-            used the magnetometer. A 6D report puts inclination first and marks total and heading as \
-            not meaningful; a 9D report says under the total line that total and heading include the \
-            heading error.
+            Without a magnetometer heading is not observable: give --6d (or --no-heading) for a 6D \
+            estimate and read the inclination (an estimate by `motion fuse` is recognized as 6D by \
+            its flags column). The error formulas and the heading offset: the DocC article "The \
+            motion Command-Line Tool", section "Scoring against a truth".
             """)
 
     @Argument(help: "The estimate CSV.")

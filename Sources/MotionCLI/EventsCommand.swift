@@ -8,18 +8,20 @@ struct EventsCommand: ParsableCommand {
         commandName: "events",
         abstract: "Detect shakes, device-orientation changes and movements in a recording.",
         discussion: """
-            Input as for `motion fuse`. The recording runs through device motion (InertialFrameFilter, \
-            x-arbitrary-corrected-Z-vertical frame) and MotionEventDetector. Output: one row per event, \
-            t,event,value with event shakeBegan, shakeEnded, shakeCancelled (value empty), orientation \
-            (value: portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp, faceDown) or \
-            movement (value: right, left, up, down, towardUser, awayFromUser). A shake still going at \
-            the end of the input is cancelled at the last timestamp. An output file appears only when \
-            the whole input was read.
+            INPUT as for `motion fuse`; it runs through device motion and MotionEventDetector. \
+            OUTPUT: one row per event, t,event,value with event shakeBegan, shakeEnded, \
+            shakeCancelled (value empty), orientation (value: portrait, portraitUpsideDown, \
+            landscapeLeft, landscapeRight, faceUp, faceDown) or movement (value: right, left, up, \
+            down, towardUser, awayFromUser).
+
+            Unit options (--time-unit, --gyro-unit, --accel-unit, --mag-unit, --trust-units): \
+            `motion events --help-hidden`. They and every detail: the DocC article "The motion \
+            Command-Line Tool", section "Motion events".
 
             \(outputFileRules)
             """)
 
-    @Argument(help: "The input CSV file, - for standard input.")
+    @Argument(help: "The input CSV file (- for standard input).")
     var input: String
 
     @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")

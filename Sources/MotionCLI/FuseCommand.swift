@@ -12,41 +12,36 @@ extension TimeUnit: ExpressibleByArgument {}
 struct FuseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuse",
-        abstract: "Fuse a CSV recording into attitude (one output row per gyroscope reading).",
+        abstract: "Fuse a CSV recording into attitude, one row per gyroscope reading.",
         discussion: """
-            INPUT: a CSV file (- for standard input) whose header names t,gx,gy,gz,ax,ay,az and \
-            optionally mx,my,mz in any order (x-io's names too), in the header's units ("gx (deg/s)"), \
-            else the unit options', else s, rad/s, m/s² (specific force) and µT; the units are checked \
-            against the data. Rows with empty cells, or one file per sensor (--gyroscope, \
-            --accelerometer, --magnetometer), are a multi-rate recording: one output row per gyroscope \
-            reading.
+            INPUT: a CSV file (- for standard input) with t,gx,gy,gz,ax,ay,az and optionally \
+            mx,my,mz, in s, rad/s, m/s² and µT unless its header says otherwise ("gx (deg/s)"), \
+            checked against the data; or one file per sensor. OUTPUT: t,qw,qx,qy,qz (sensor → earth, scalar first), bias, \
+            gravity, linear and earth-frame linear acceleration, flags; a file is replaced only when \
+            the whole input was read.
 
-            OUTPUT: t,qw,qx,qy,qz (sensor → earth, scalar first), bias_x..z (rad/s), gravity_x..z, \
-            linear_x..z, earth_linear_x..z (m/s²), flags. A file is replaced only when the whole input \
-            was read; an error names the line and column and exits with status 1.
-
-            Everything in detail: the DocC article "The motion Command-Line Tool" \
-            (Sources/MotionFusion/MotionFusion.docc/CommandLineTool.md).
+            Unit options (--time-unit, --gyro-unit, --accel-unit, --mag-unit, --trust-units) and \
+            each filter's own options (--beta, --zeta, --kp, --ki, --maximum-bias, the two time \
+            constants): `motion fuse --help-hidden`. They and every detail: the DocC article "The \
+            motion Command-Line Tool" (MotionFusion.docc/CommandLineTool.md).
             """)
 
-    @Argument(help: "The input CSV file, - for standard input (absent when the sensors come in files of their own).")
+    @Argument(help: "The input CSV file (- for standard input).")
     var input: String?
 
     @Option(
         name: .customLong("gyroscope"),
-        help: ArgumentHelp(
-            "Instead of INPUT: the gyroscope's readings, a CSV file with t,x,y,z (with --accelerometer).",
-            valueName: "file"))
+        help: ArgumentHelp("Instead of INPUT: the gyroscope's t,x,y,z CSV file.", valueName: "file"))
     var gyroscope: String?
 
     @Option(
         name: .customLong("accelerometer"),
-        help: ArgumentHelp("Instead of INPUT: the accelerometer's readings, t,x,y,z (with --gyroscope).", valueName: "file"))
+        help: ArgumentHelp("Instead of INPUT: the accelerometer's t,x,y,z CSV.", valueName: "file"))
     var accelerometer: String?
 
     @Option(
         name: .customLong("magnetometer"),
-        help: ArgumentHelp("Instead of INPUT, optional: the magnetometer's readings, t,x,y,z.", valueName: "file"))
+        help: ArgumentHelp("Optionally with them: the magnetometer's t,x,y,z CSV.", valueName: "file"))
     var magnetometer: String?
 
     @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
@@ -61,57 +56,68 @@ struct FuseCommand: ParsableCommand {
     @Flag(help: "Ignore magnetometer columns (6D).")
     var noMagnetometer = false
 
-    @Option(help: "Earth frame of the output: enu, nwu or ned.")
+    @Option(help: "The output's earth frame.")
     var frame: EarthFrame = .enu
 
-    @Option(parsing: .unconditional, help: "Madgwick β, rad/s (default 0.1).")
+    // Each filter's own options: hidden from --help (the discussion names them), in --help-hidden.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Madgwick β, rad/s (default 0.1).", visibility: .hidden))
     var beta: Double?
 
-    @Option(parsing: .unconditional, help: "Madgwick ζ (gyroscope bias drift gain), rad/s²; 0 (the default) turns it off.")
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Madgwick ζ (gyroscope bias drift gain), rad/s²; 0 (the default) turns it off.", visibility: .hidden))
     var zeta: Double?
 
-    @Option(parsing: .unconditional, help: "Mahony proportional gain Kp, 1/s (default 1).")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Mahony proportional gain Kp, 1/s (default 1).", visibility: .hidden))
     var kp: Double?
 
-    @Option(parsing: .unconditional, help: "Mahony integral gain Ki, 1/s² (default 0.01); the integral is the bias estimate.")
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Mahony integral gain Ki, 1/s² (default 0.01); the integral is the bias estimate.", visibility: .hidden))
     var ki: Double?
 
-    @Option(parsing: .unconditional, help: "Mahony: largest bias the integral may reach, rad/s (default 0.1).")
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Mahony: largest bias the integral may reach, rad/s (default 0.1).", visibility: .hidden))
     var maximumBias: Double?
 
     @Option(
         parsing: .unconditional,
-        help: "Inertial and complementary filters: tilt correction time constant, s (defaults 4 and 1).")
+        help: ArgumentHelp(
+            "Inertial and complementary filters: tilt correction time constant, s (defaults 4 and 1).",
+            visibility: .hidden))
     var accelerometerTimeConstant: Double?
 
     @Option(
         parsing: .unconditional,
-        help: "Inertial and complementary filters: heading correction time constant, s (defaults 30 and 2).")
+        help: ArgumentHelp(
+            "Inertial and complementary filters: heading correction time constant, s (defaults 30 and 2).",
+            visibility: .hidden))
     var magnetometerTimeConstant: Double?
 
     @Option(
         name: .customLong("set"),
         help: ArgumentHelp(
-            "Set any field of the chosen filter's Settings (InertialFrameFilter, MadgwickFilter, MahonyFilter or ComplementaryFilter), after the flags, e.g. --set biasRestSigma=0.001 or --filter madgwick --set beta=0.05 (SI units: s, rad/s, rad, m/s²; true/false for switches; enu/nwu/ned for frame). An unknown name lists the filter's settings.",
+            "Set a setting of the chosen filter, in SI units (--filter madgwick --set beta=0.05); repeatable.",
             valueName: "name=value"))
     var settingOverrides: [String] = []
 
-    @Flag(
-        inversion: .prefixedNo,
-        help: "Estimate gyroscope bias at rest (GyroscopeBiasEstimator) in front of the filter.")
+    @Flag(inversion: .prefixedNo, help: "Estimate the gyroscope bias at rest, before the filter.")
     var restBias = false
 
     @OptionGroup var units: InputUnits
 
-    @Option(parsing: .unconditional, help: "Steps longer than this many seconds are gaps (not integrated over).")
+    @Option(parsing: .unconditional, help: "Longest step integrated over, s.")
     var maximumGap: Double = 1
 
-    @Option(help: "Compute in double or float.")
+    @Option(help: "Arithmetic.")
     var precision: Precision = .double
 
     @Option(
         name: .customLong("calibration"),
-        help: "A calibration file from `motion calibrate` (repeat for several sensors); applied before the filter.")
+        help: "A `motion calibrate` file (repeatable), applied first.")
     var calibrationFiles: [String] = []
 
     /// How far a run goes. Hidden: for measuring the stages separately (`scripts/measure_io`).
@@ -309,16 +315,13 @@ struct FuseCommand: ParsableCommand {
     }
 }
 
-/// What every command does with the files it writes (-o, --schedule), for the commands' help.
-/// ``OutputFile`` (in MotionFusion) does it; the DocC article Bad Input says the same.
+/// What every command does with the files it writes (-o, --schedule), in short for the commands'
+/// help. ``OutputFile`` (in MotionFusion) does it; the DocC articles The motion Command-Line Tool
+/// (Output files) and Bad Input say it in full.
 let outputFileRules = """
-    OUTPUT - (or /dev/stdout) is standard output. A regular file is written to a temporary file \
-    in its folder, which replaces it only when the command succeeds and keeps its permission bits \
-    (and, run as root, its owner). Devices and FIFOs (/dev/null, a named pipe, or a symbolic link \
-    to one) are written through. Refused before anything is written: an output that is one of \
-    the command's inputs (by any name, hard link or symbolic link); a symbolic link to a file \
-    (give the file's own path: the link is neither replaced nor followed); a file with other hard \
-    links (replacing it would break them); a directory.
+    -o - is standard output. A file is replaced only when the command succeeds; an output that is \
+    an input, a symbolic link, a hard-linked file or a directory is refused (the article's \
+    "Output files").
     """
 
 /// `motion fuse` run with the filter the registry builds.

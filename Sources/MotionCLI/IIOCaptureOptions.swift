@@ -19,16 +19,16 @@ struct IIOCaptureOptions: ParsableArguments {
     @Option(help: "The IIO sysfs folder.")
     var iioRoot: String = IIODevice.defaultRoot
 
-    @Option(help: "The folder of the IIO character devices iio:deviceN, for buffered capture.")
+    @Option(help: "Folder of the iio:deviceN devices.")
     var devRoot: String = "/dev"
 
-    @Flag(help: "Poll the IIO devices through sysfs even when they have a buffer.")
+    @Flag(help: "Poll sysfs even when the devices have a buffer.")
     var poll = false
 
     @Option(
         help: ArgumentHelp(
-            "Buffered IIO capture: kernel-clock nanoseconds that are t = 0 (default: the first scan with one "
-                + "device, the start with several).", valueName: "ns"))
+            "Buffered: kernel-clock ns at t = 0 (default: the first scan with one device, the start with "
+                + "several).", valueName: "ns"))
     var timestampOrigin: Int64?
 
     /// The source for the devices under ``iioRoot``, and the notice to print when it polls for want

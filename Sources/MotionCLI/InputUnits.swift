@@ -8,19 +8,25 @@ import MotionFusion
 /// `gx[deg/s]`), else it is the library's (rad/s, m/s², µT). An option that contradicts the header
 /// is an error naming both (``IMUCSVReader`` checks it). The units are then checked against the
 /// data (``RecordingUnitCheck``) unless `--trust-units` is given.
+///
+/// Hidden from `--help` (each command's discussion names them; `--help-hidden` and the DocC article
+/// The motion Command-Line Tool list them): a header that names its units needs none of them.
 struct InputUnits: ParsableArguments {
-    @Option(help: "Timestamp unit of the input: s, ms, us or ns (default: the header's, else s).")
+    @Option(help: ArgumentHelp("Timestamp unit of the input: s, ms, us or ns (default: the header's, else s).", visibility: .hidden))
     var timeUnit: TimeUnit?
 
-    @Option(help: "Gyroscope unit of the input: rad/s or deg/s (default: the header's, else rad/s).")
+    @Option(help: ArgumentHelp("Gyroscope unit of the input: rad/s or deg/s (default: the header's, else rad/s).", visibility: .hidden))
     var gyroUnit: GyroscopeUnit?
 
-    @Option(help: "Accelerometer unit of the input: m/s2 or g (default: the header's, else m/s2).")
+    @Option(help: ArgumentHelp("Accelerometer unit of the input: m/s2 or g (default: the header's, else m/s2).", visibility: .hidden))
     var accelUnit: AccelerometerUnit?
 
-    @Option(help: "Magnetometer unit of the input: uT, nT, mT or gauss (default: the header's, else uT).")
+    @Option(help: ArgumentHelp("Magnetometer unit of the input: uT, nT, mT or gauss (default: the header's, else uT).", visibility: .hidden))
     var magUnit: MagnetometerUnit?
 
-    @Flag(help: "Read the values in the units given even when the data contradict them (gravity not 9.81 m/s², a gyroscope that disagrees with the accelerometer's tilt, …).")
+    @Flag(
+        help: ArgumentHelp(
+            "Read the values in the units given even when the data contradict them (gravity not 9.81 m/s², a gyroscope that disagrees with the accelerometer's tilt, …).",
+            visibility: .hidden))
     var trustUnits = false
 }

@@ -9,7 +9,9 @@ struct MotionCommand: ParsableCommand {
         abstract: "Fuse gyroscope, accelerometer and magnetometer data into attitude.",
         discussion: """
             MotionFusion's command-line tool. Quaternions are scalar first (w, x, y, z) and map \
-            sensor-frame vectors to the earth frame; units are rad/s, m/s², µT and seconds.
+            sensor-frame vectors to the earth frame; units are rad/s, m/s², µT and seconds. Every \
+            command in detail: the DocC article "The motion Command-Line Tool" \
+            (Sources/MotionFusion/MotionFusion.docc/CommandLineTool.md).
             """,
         version: MotionFusionVersion.string,
         subcommands: [FuseCommand.self, BenchCommand.self, EventsCommand.self, SimulateCommand.self, RecordCommand.self, DeviceMotionCommand.self, EvaluateCommand.self, CalibrateCommand.self, DeclinationCommand.self, VersionCommand.self, DemoCommand.self]

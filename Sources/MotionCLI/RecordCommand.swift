@@ -8,19 +8,12 @@ struct RecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Record raw sensor samples (Linux IIO sensors, a replayed CSV or a simulation) to a CSV file.",
         discussion: """
-            Exactly one source: --iio (the IIO devices under --iio-root), --replay FILE (a CSV in \
-            the `motion fuse` format) or --simulate SCENARIO. With --iio, devices that have a buffer \
-            are read through it (/dev/iio:deviceN, or --dev-root): every sample at the sensors' own \
-            rate, stamped by the kernel; sensors on several devices are merged by timestamp, one \
-            sample per gyroscope reading with the latest accelerometer and magnetometer readings. \
-            Otherwise, or with --poll, every device is polled through sysfs at --rate or the \
-            devices' sampling frequency, and a notice on standard error says why. Samples go through MotionManager and MotionRecorder: one write per \
-            line, appended; a write that fails (a full disk) is cut back to the last whole line and \
-            ends the run with status 1. A killed process can leave one partial last line: reading \
-            back keeps every whole line and reports the cut, and appending again removes it first. \
-            The file is synced every 1,000 samples and at the end. The output is in the `motion \
-            fuse` input format (nan for absent sensors). \
-            Appending to an existing recording continues it.
+            Exactly one source: --iio (the Linux IIO devices under --iio-root, through their \
+            buffers when they have them, else polled through sysfs), --replay FILE (a CSV in the \
+            `motion fuse` format) or --simulate SCENARIO. The output is in the `motion fuse` input \
+            format (nan for absent sensors), appended line by line, so a killed run loses at most \
+            its last line; appending to an existing recording continues it. Details: the DocC \
+            article "The motion Command-Line Tool", section "Recording".
             """)
 
     @Option(name: .shortAndLong, help: "The recording (created, or appended to).")

@@ -8,14 +8,11 @@ struct SimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Write a scripted synthetic recording (with its truth) in the `motion fuse` input format.",
         discussion: """
-            SCENARIO is one of \(MotionScenario.names.joined(separator: ", ")) (see MotionScenario.named). \
-            Output columns: t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz — seconds, rad/s, m/s² (specific \
-            force), µT, and the true attitude device → ENU (scalar first). --schedule writes the \
-            gestures' times as start,end,segment; it and -o must be different files.
-
-            --rate is from 0.001 to \(Self.maximumRate) samples per second. The samples are computed and \
-            written one at a time, so memory does not grow with --rate: the longest scenario \
-            (walking, 606 s) at the highest rate is 60.6 million lines, about 14 GB of CSV.
+            SCENARIO is one of \(MotionScenario.names.joined(separator: ", ")). Output columns: \
+            t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz — seconds, rad/s, m/s² (specific force), µT, \
+            and the true attitude device → ENU (scalar first). --schedule writes the gestures' times \
+            as start,end,segment. Details: the DocC article "The motion Command-Line Tool", section \
+            "Simulated recordings".
 
             \(outputFileRules)
             """)

@@ -56,12 +56,12 @@ struct FilterOptionTests {
     }
 
     /// The registry is the one place a filter is described: every option it names is one that
-    /// `motion fuse --help` shows under that spelling and belongs to some filter, and each name builds
+    /// `motion fuse --help-hidden` shows under that spelling and belongs to some filter, and each name builds
     /// its own filter type in both precisions.
     @Test func theRegistryNamesEveryOptionAsFuseSpellsItAndBuildsEachFilter() throws {
-        let help = MotionCommand.helpMessage(for: FuseCommand.self, columns: 1000)
+        let help = MotionCommand.helpMessage(for: FuseCommand.self, includeHidden: true, columns: 1000)
         for option in FilterOption.allCases {
-            #expect(help.contains(option.flag + " "), "\(option.flag) not in fuse --help")
+            #expect(help.contains(option.flag + " "), "\(option.flag) not in fuse --help-hidden")
             #expect(!FilterName.owners(of: option).isEmpty, "\(option.flag) belongs to no filter")
         }
         struct TypeName<Scalar: FusionScalar>: FilterConsumer {

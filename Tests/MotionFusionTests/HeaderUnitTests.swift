@@ -196,9 +196,14 @@ struct HeaderUnitTests {
         #expect(units.gyroUnit == nil && units.accelUnit == nil && units.magUnit == nil)
         let given = try InputUnits.parse(["--gyro-unit", "deg/s", "--accel-unit", "g", "--mag-unit", "mT"])
         #expect(given.gyroUnit == .degreesPerSecond && given.accelUnit == .standardGravity && given.magUnit == .millitesla)
+        // The unit options are hidden from --help, which names them; --help-hidden lists them.
         let help = MotionCommand.helpMessage(for: FuseCommand.self, columns: 1000)
-        for text in ["gx (deg/s)", "--mag-unit", "mT", "--time-unit", "--trust-units", "CommandLineTool.md"] {
+        for text in ["gx (deg/s)", "--mag-unit", "--time-unit", "--trust-units", "--help-hidden", "CommandLineTool.md"] {
             #expect(help.contains(text), "\(text)")
+        }
+        let hidden = MotionCommand.helpMessage(for: FuseCommand.self, includeHidden: true, columns: 1000)
+        for text in ["--mag-unit <mag-unit>", "mT", "--time-unit <time-unit>", "--trust-units "] {
+            #expect(hidden.contains(text), "\(text)")
         }
         // The details live in the article the help points to.
         let article = try String(
