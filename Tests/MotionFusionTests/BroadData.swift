@@ -29,7 +29,13 @@ enum BroadData {
     /// not skip).
     static var required: Bool { available || ProcessInfo.processInfo.environment["CI"] == "true" }
 
+    /// A trial, read once per test process (``RecordingCache``).
     static func recording(_ name: String) throws -> IMURecording {
+        try RecordingCache.recording("broad/" + name) { try read(name) }
+    }
+
+    /// A trial, read from its file now.
+    static func read(_ name: String) throws -> IMURecording {
         try IMURecording.read(path: folder.appendingPathComponent(name + ".csv").path)
     }
 }

@@ -69,8 +69,14 @@ enum TyrexData {
         }
     }
 
-    /// A trial: `t,gx,gy,gz,ax,ay,az,mx,my,mz` and its truth `t,qw,qx,qy,qz,valid,score`.
+    /// A trial: `t,gx,gy,gz,ax,ay,az,mx,my,mz` and its truth `t,qw,qx,qy,qz,valid,score`, read
+    /// once per test process (``RecordingCache``).
     static func recording(_ trial: String) throws -> IMURecording {
+        try RecordingCache.recording("tyrex/" + trial) { try read(trial) }
+    }
+
+    /// A trial, read from its files now.
+    static func read(_ trial: String) throws -> IMURecording {
         let imu = try rows(trial + ".imu.csv.gz")
         let truth = try rows(trial + ".truth.csv.gz")
         #expect(imu.count == truth.count && imu.count > 5000, "\(trial): \(imu.count) / \(truth.count) rows")

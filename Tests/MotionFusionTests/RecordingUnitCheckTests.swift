@@ -161,7 +161,7 @@ struct RecordingUnitCheckTests {
             #expect(count == rows.count)
         }
         for trial in BroadData.trials {
-            _ = try BroadData.recording(trial)  // IMURecording.read checks as well
+            _ = try BroadData.read(trial)  // IMURecording.read checks as well
         }
         // x-io's file with its own header (deg/s, g) read as written.
         let reader = try IMUCSVReader(path: PeerData.path("fusion/sensor_data.csv"))
