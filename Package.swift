@@ -33,12 +33,13 @@ let package = Package(
         ),
         // Header-only vector square roots for the many-stream engine (the standard library has none).
         .target(name: "CVectorMath"),
-        // The layers: Core ← IO ← Estimation, Devices, Simulation ← MotionFusion; the target graph
-        // enforces them. Data flows one way, sources → calibration → filter → device motion →
-        // events / recorder: across the layers by this graph, inside Core (a folder per stage) by
-        // review.
-        // Rotations, filters, FusionStream, device-motion math, events, the World Magnetic Model:
-        // no Foundation, no system library, no allocation per sample; builds with Embedded Swift.
+        // The layers: Core ← IO ← Devices, Core ← Estimation, Core ← Simulation, all ← MotionFusion;
+        // the target graph enforces them. Data flows one way, sources → calibration → filter →
+        // device motion → events / recorder: across the layers by this graph, inside Core (a folder
+        // per stage) by review.
+        // Rotations, filters, FusionStream, device-motion math, events, the World Magnetic Model, the
+        // in-memory recording and the unit types: no Foundation, no system library, no allocation
+        // per sample; builds with Embedded Swift.
         .target(
             name: "MotionFusionCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics"), "CVectorMath"]
@@ -49,7 +50,7 @@ let package = Package(
         .target(
             name: "MotionFusionEstimation",
             dependencies: [
-                "MotionFusionCore", "MotionFusionIO",
+                "MotionFusionCore",
                 .target(name: "CLAPACK", condition: .when(platforms: [.linux, .android, .openbsd])),
             ],
             linkerSettings: [
@@ -60,7 +61,7 @@ let package = Package(
         // Sensor sources (IIO, recordings) and the motion manager.
         .target(name: "MotionFusionDevices", dependencies: ["MotionFusionCore", "MotionFusionIO"]),
         // Synthetic motion with known truth.
-        .target(name: "MotionFusionSimulation", dependencies: ["MotionFusionCore", "MotionFusionIO"]),
+        .target(name: "MotionFusionSimulation", dependencies: ["MotionFusionCore"]),
         .target(
             name: "MotionFusion",
             dependencies: [

@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 import RealModule
 
 extension MotionScenario {

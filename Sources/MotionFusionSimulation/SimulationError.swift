@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 import Foundation
 
 /// Why a simulation (``SyntheticMotion`` or ``MotionScenario``) was not run: a setting outside its

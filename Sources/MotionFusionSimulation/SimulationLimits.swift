@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 import Foundation
 
 /// The checks the simulators share: ranges, the sample count and the memory a recording takes.

@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 import RealModule
 
 /// A small seeded random number generator (SplitMix64, Steele, Lea and Flood 2014) with uniform and

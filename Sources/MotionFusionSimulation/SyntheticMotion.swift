@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 import Foundation
 import RealModule
 

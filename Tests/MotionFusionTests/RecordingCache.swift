@@ -1,5 +1,6 @@
 import Foundation
 
+import MotionFusionCore
 @testable import MotionFusionIO
 
 /// Reference recordings read once per test process and shared by the tests that score them: in a

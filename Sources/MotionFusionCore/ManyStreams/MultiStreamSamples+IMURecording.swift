@@ -1,5 +1,3 @@
-import MotionFusionCore
-
 extension MultiStreamSamples {
     /// Samples from recordings, one stream each: `dt` comes from the timestamps by a default
     /// ``SampleClock``, as in ``FusionStream`` (0 for the first sample, which initializes a filter,

@@ -1,6 +1,5 @@
-import MotionFusionCore
 /// A last line without its newline: a line cut short (a write interrupted by a crash, a full disk
-/// or a copy still in progress), which ``CSVReader`` does not read. A line is whole only with its
+/// or a copy still in progress), which `CSVReader` (MotionFusionIO) does not read. A line is whole only with its
 /// newline: a cut can fall inside the last number (`-40.14` cut to `-4`), where the remaining text
 /// would still read as a number, so no cut line is ever guessed at.
 public struct CSVPartialLine: Sendable, Hashable, CustomStringConvertible {

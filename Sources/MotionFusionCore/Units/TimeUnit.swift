@@ -1,6 +1,5 @@
-import MotionFusionCore
 /// Units a timestamp column may be recorded in.
-public enum TimeUnit: String, CaseIterable, Sendable, Codable, HeaderUnit {
+public enum TimeUnit: String, CaseIterable, Sendable {
     /// Seconds (the library's unit).
     case seconds = "s"
     /// Milliseconds.
@@ -26,23 +25,8 @@ public enum TimeUnit: String, CaseIterable, Sendable, Codable, HeaderUnit {
     public func seconds(_ value: Double) -> Double {
         self == .seconds ? value : value / perSecond
     }
-
-    /// The unit a CSV header writes, for example `s` in `Time (s)`.
-    ///
-    /// Accepted, case included: `s`; `ms`; `us`, `µs` (micro sign, U+00B5) and `μs` (Greek mu,
-    /// U+03BC); `ns`. Anything else is nil: `S`, `Ms` or `sec` are not guessed at.
-    public init?(headerText text: String) {
-        switch text {
-        case "s": self = .seconds
-        case "ms": self = .milliseconds
-        case "us", "\u{B5}s", "\u{3BC}s": self = .microseconds
-        case "ns": self = .nanoseconds
-        default: return nil
-        }
-    }
-
-    /// The spellings ``init(headerText:)`` accepts, for messages.
-    public static let headerSpellings = ["s", "ms", "us", "µs", "ns"]
-    public static let quantity = MeasuredQuantity.time
-    public static let libraryUnit = TimeUnit.seconds
 }
+
+#if !hasFeature(Embedded)
+extension TimeUnit: Codable {}
+#endif

@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 /// Accelerometer calibration from a recording in which the sensor rests in six or more different
 /// orientations: bias, sensitivity and (with nine or more orientations) misalignment.
 ///

@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 /// Why a calibration could not be computed.
 public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Fewer samples (or static segments) than the fit needs.

@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 import RealModule
 
 /// Fits an ellipsoid to 3-D points: the magnetometer's hard- and soft-iron calibration.

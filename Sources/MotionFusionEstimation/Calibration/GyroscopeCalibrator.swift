@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 /// Gyroscope calibration from a recording: the bias from the static segments and, when the
 /// recording contains a rotation by a known angle, the sensitivity of the axis it was about.
 ///

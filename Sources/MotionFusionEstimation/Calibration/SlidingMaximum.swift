@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 
 /// The maximum of a sliding window whose ends only move forward (a monotone queue): amortized
 /// O(1) per sample.

@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 
 /// A stretch of a recording during which the sensor did not move: what accelerometer and gyroscope
 /// calibration are computed from.

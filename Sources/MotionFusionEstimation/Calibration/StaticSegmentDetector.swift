@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 
 /// Finds the static segments of a recording from the signal alone.
 ///

@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 
 /// The detector's working state over one recording.
 struct StaticSegmentScan {

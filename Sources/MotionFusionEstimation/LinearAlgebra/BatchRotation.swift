@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 extension RotationMatrix {
     /// Rotates every vector of `input` into `output` (`output[i] = R * input[i]`).
     ///

@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 import RealModule
 
 /// Wahba's problem: the rotation that best aligns vector observations with their references.

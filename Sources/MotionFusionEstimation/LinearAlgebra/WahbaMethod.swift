@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 import RealModule
 
 /// How ``Wahba/solve(reference:observed:weights:method:)`` finds the optimal rotation.

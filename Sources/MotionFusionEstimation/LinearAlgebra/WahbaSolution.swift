@@ -1,5 +1,4 @@
 import MotionFusionCore
-import MotionFusionIO
 import RealModule
 
 /// The solution of Wahba's problem.
