@@ -173,15 +173,17 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
         let ex = vx * k, ey = vy * k, ez = vz * k
         let ra = 1 / an2.squareRoot()
         let ax = accelerometer.x * ra, ay = accelerometer.y * ra, az = accelerometer.z * ra
-        let w = q.w, x = q.x, y = q.y, z = q.z
-        let f = (3 - ((w * w + x * x) + (y * y + z * z))) * (1 / 2 as Scalar)
+        let w: Scalar = q.w, x: Scalar = q.x, y: Scalar = q.y, z: Scalar = q.z
+        let n2: Scalar = (w * w + x * x) + (y * y + z * z)
+        let f: Scalar = (3 - n2) * (1 / 2 as Scalar)
         // p = q ⊗ e.
         let pw = (w * ew - x * ex) - (y * ey + z * ez)
         let px = (w * ex + x * ew) + (y * ez - z * ey)
         let py = (w * ey - x * ez) + (y * ew + z * ex)
         let pz = (w * ez + x * ey) + (z * ew - y * ex)
         // g = p â p* = â + p_w u + p_v × u with u = 2 p_v × â.
-        let ux = 2 * (py * az - pz * ay), uy = 2 * (pz * ax - px * az), uz = 2 * (px * ay - py * ax)
+        let cx: Scalar = py * az - pz * ay, cy: Scalar = pz * ax - px * az, cz: Scalar = px * ay - py * ax
+        let ux: Scalar = 2 * cx, uy: Scalar = 2 * cy, uz: Scalar = 2 * cz
         let gx = ax + (pw * ux + (py * uz - pz * uy))
         let gy = ay + (pw * uy + (pz * ux - px * uz))
         let gz = az + (pw * uz + (px * uy - py * ux))
@@ -378,13 +380,17 @@ public struct ComplementaryFilter<Scalar: FusionScalar>: AttitudeFilter {
     static func fractionalRotation(
         halfAngleSineSquared y: Scalar, sineCoefficients s: SIMD8<Scalar>, cosineCoefficients c: SIMD8<Scalar>
     ) -> (sine: Scalar, cosine: Scalar) {
-        let y2 = y * y
-        let s03: Scalar = (s[0] + s[1] * y) + y2 * (s[2] + s[3] * y)
-        let c03: Scalar = (1 + c[1] * y) + y2 * (c[2] + c[3] * y)
+        let y2: Scalar = y * y
+        let s0: Scalar = s[0], s1: Scalar = s[1], s2: Scalar = s[2], s3: Scalar = s[3]
+        let c1: Scalar = c[1], c2: Scalar = c[2], c3: Scalar = c[3]
+        let s03: Scalar = (s0 + s1 * y) + y2 * (s2 + s3 * y)
+        let c03: Scalar = (1 + c1 * y) + y2 * (c2 + c3 * y)
         if isSinglePrecision { return (s03, c03) }
-        let y4 = y2 * y2
-        let s47: Scalar = (s[4] + s[5] * y) + y2 * (s[6] + s[7] * y)
-        let c47: Scalar = (c[4] + c[5] * y) + y2 * (c[6] + c[7] * y)
+        let y4: Scalar = y2 * y2
+        let s4: Scalar = s[4], s5: Scalar = s[5], s6: Scalar = s[6], s7: Scalar = s[7]
+        let c4: Scalar = c[4], c5: Scalar = c[5], c6: Scalar = c[6], c7: Scalar = c[7]
+        let s47: Scalar = (s4 + s5 * y) + y2 * (s6 + s7 * y)
+        let c47: Scalar = (c4 + c5 * y) + y2 * (c6 + c7 * y)
         return (s03 + y4 * s47, c03 + y4 * c47)
     }
 

@@ -82,6 +82,13 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// same here.)
     @inlinable public static var longestStep: Scalar { 1 }
 
+    /// `(p₀² + p₁²) + (p₂² + p₃²)`, summed in that order (as ``MadgwickStreams`` sums its lanes).
+    @inlinable @inline(__always)
+    static func squaredLength(_ p: SIMD4<Scalar>) -> Scalar {
+        let w: Scalar = p[0], x: Scalar = p[1], y: Scalar = p[2], z: Scalar = p[3]
+        return (w * w + x * x) + (y * y + z * z)
+    }
+
     /// The parameters; they may be changed between updates.
     ///
     /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
@@ -183,12 +190,12 @@ public struct MadgwickFilter<Scalar: FusionScalar>: AttitudeFilter {
         // p (it multiplies the objective by |p|² instead); 9D divides by |p|² alongside the square
         // root of the field's horizontal part, which is longer.
         var p = state.q.components
-        var n2 = (p[0] * p[0] + p[1] * p[1]) + (p[2] * p[2] + p[3] * p[3])
+        var n2 = Self.squaredLength(p)
         if !(n2 > 0.25 && n2 < 4) {
             // Keep |p| near 1 (it grows by about (|ω|Δt)²/8 per step); also the recovery for a
             // state that a non-finite input would otherwise have poisoned.
             p = Quaternion(components: p).normalized().components
-            n2 = (p[0] * p[0] + p[1] * p[1]) + (p[2] * p[2] + p[3] * p[3])
+            n2 = Self.squaredLength(p)
         }
         let w = p[0], x = p[1], y = p[2], z = p[3]
         let inv = 1 / n2  // (used by the 9D path only)

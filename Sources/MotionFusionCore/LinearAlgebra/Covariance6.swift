@@ -45,9 +45,21 @@ struct Covariance6<Scalar: FusionScalar>: Sendable {
     /// `P v`.
     @inlinable @inline(__always)
     func times(_ v: SIMD8<Scalar>) -> SIMD8<Scalar> {
-        let a = c0 * v[0] + c1 * v[1] + c2 * v[2]
-        let b = c3 * v[3] + c4 * v[4] + c5 * v[5]
+        let a = Self.combination(c0, v[0], c1, v[1], c2, v[2])
+        let b = Self.combination(c3, v[3], c4, v[4], c5, v[5])
         return a + b
+    }
+
+    /// `x a + y b + z c`, added left to right. (Written out in each place, such sums of vectors
+    /// times scalars take the type checker seconds each.)
+    @inlinable @inline(__always)
+    static func combination(
+        _ x: SIMD8<Scalar>, _ a: Scalar, _ y: SIMD8<Scalar>, _ b: Scalar, _ z: SIMD8<Scalar>, _ c: Scalar
+    ) -> SIMD8<Scalar> {
+        let xa: SIMD8<Scalar> = x * a
+        let yb: SIMD8<Scalar> = y * b
+        let zc: SIMD8<Scalar> = z * c
+        return xa + yb + zc
     }
 
     /// One Kalman update with measurement rows `h0`, `h1`, `h2` (lanes 0–5), innovations `e` and
@@ -71,20 +83,21 @@ struct Covariance6<Scalar: FusionScalar>: Sendable {
         s.c2.z += w.z
         guard let si = s.inverse else { return nil }
         // K = P Hᵀ S⁻¹, column m = Σ_n (P Hᵀ)_n (S⁻¹)_{n m}.
-        let k0 = p0 * si.c0.x + p1 * si.c0.y + p2 * si.c0.z
-        let k1 = p0 * si.c1.x + p1 * si.c1.y + p2 * si.c1.z
-        let k2 = p0 * si.c2.x + p1 * si.c2.y + p2 * si.c2.z
-        let correction = k0 * e.x + k1 * e.y + k2 * e.z
+        let k0 = Self.combination(p0, si.c0.x, p1, si.c0.y, p2, si.c0.z)
+        let k1 = Self.combination(p0, si.c1.x, p1, si.c1.y, p2, si.c1.z)
+        let k2 = Self.combination(p0, si.c2.x, p1, si.c2.y, p2, si.c2.z)
+        let correction = Self.combination(k0, e.x, k1, e.y, k2, e.z)
         // P ← P − K (P Hᵀ)ᵀ: column j loses Σ_m K_m (P Hᵀ)_m[j].
         var next = self
-        next.c0 -= k0 * p0[0] + k1 * p1[0] + k2 * p2[0]
-        next.c1 -= k0 * p0[1] + k1 * p1[1] + k2 * p2[1]
-        next.c2 -= k0 * p0[2] + k1 * p1[2] + k2 * p2[2]
-        next.c3 -= k0 * p0[3] + k1 * p1[3] + k2 * p2[3]
-        next.c4 -= k0 * p0[4] + k1 * p1[4] + k2 * p2[4]
-        next.c5 -= k0 * p0[5] + k1 * p1[5] + k2 * p2[5]
+        next.c0 -= Self.combination(k0, p0[0], k1, p1[0], k2, p2[0])
+        next.c1 -= Self.combination(k0, p0[1], k1, p1[1], k2, p2[1])
+        next.c2 -= Self.combination(k0, p0[2], k1, p1[2], k2, p2[2])
+        next.c3 -= Self.combination(k0, p0[3], k1, p1[3], k2, p2[3])
+        next.c4 -= Self.combination(k0, p0[4], k1, p1[4], k2, p2[4])
+        next.c5 -= Self.combination(k0, p0[5], k1, p1[5], k2, p2[5])
         next.symmetrize()
-        let sum = next.c0 + next.c1 + next.c2 + next.c3 + next.c4 + next.c5 + correction
+        let columns: SIMD8<Scalar> = next.c0 + next.c1 + next.c2 + next.c3 + next.c4 + next.c5
+        let sum: SIMD8<Scalar> = columns + correction
         guard (sum * 0) == .zero else { return nil }  // NaN or infinity somewhere
         // A variance can only shrink toward zero; rounding that takes one below it would make the
         // covariance indefinite, and the next gain point the wrong way.

@@ -153,12 +153,14 @@ extension Quaternion {
     /// The Hamilton product `lhs ⊗ rhs`: rotating by `rhs` first, then by `lhs`.
     @inlinable @inline(__always)
     public static func * (lhs: Quaternion, rhs: Quaternion) -> Quaternion {
-        let a = lhs.components
-        let b = rhs.components
-        let w = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3]
-        let x = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2]
-        let y = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1]
-        let z = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]
+        let a0: Scalar = lhs.components[0], a1: Scalar = lhs.components[1]
+        let a2: Scalar = lhs.components[2], a3: Scalar = lhs.components[3]
+        let b0: Scalar = rhs.components[0], b1: Scalar = rhs.components[1]
+        let b2: Scalar = rhs.components[2], b3: Scalar = rhs.components[3]
+        let w: Scalar = a0 * b0 - a1 * b1 - a2 * b2 - a3 * b3
+        let x: Scalar = a0 * b1 + a1 * b0 + a2 * b3 - a3 * b2
+        let y: Scalar = a0 * b2 - a1 * b3 + a2 * b0 + a3 * b1
+        let z: Scalar = a0 * b3 + a1 * b2 - a2 * b1 + a3 * b0
         return Quaternion(components: SIMD4(w, x, y, z))
     }
 

@@ -138,7 +138,8 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     @inlinable
     func biasVariance(along r: SIMD3<Scalar>) -> Scalar {
         let v = covariance.times(SIMD8(r.x, r.y, r.z, 0, 0, 0, 0, 0))
-        let p = r.x * v[0] + r.y * v[1] + r.z * v[2]
+        let v0: Scalar = v[0], v1: Scalar = v[1], v2: Scalar = v[2]
+        let p: Scalar = r.x * v0 + r.y * v1 + r.z * v2
         return p < 0 ? 0 : p
     }
 

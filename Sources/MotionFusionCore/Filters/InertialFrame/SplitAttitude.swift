@@ -82,16 +82,20 @@ struct SplitAttitude<Scalar: FusionScalar>: Sendable {
         let c: Scalar
         let s: Scalar
         if abs(half) < 0.05 {
-            let h2 = half * half
-            c = 1 - h2 / 2 + h2 * h2 / 24
-            s = half * (1 - h2 / 6 + h2 * h2 / 120)
+            let h2: Scalar = half * half
+            let h4: Scalar = h2 * h2
+            let c2: Scalar = h2 / 2, c4: Scalar = h4 / 24
+            let s2: Scalar = h2 / 6, s4: Scalar = h4 / 120
+            c = 1 - c2 + c4
+            s = half * (1 - s2 + s4)
         } else {
             c = .cos(half)
             s = .sin(half)
         }
-        let w = c * heading.w - s * heading.z
-        let z = s * heading.w + c * heading.z
-        let n = 1 / (w * w + z * z).squareRoot()
+        let hw: Scalar = heading.w, hz: Scalar = heading.z
+        let w: Scalar = c * hw - s * hz
+        let z: Scalar = s * hw + c * hz
+        let n: Scalar = 1 / (w * w + z * z).squareRoot()
         heading = Quaternion(w: w * n, x: 0, y: 0, z: z * n)
     }
 
