@@ -312,7 +312,7 @@ struct HeaderUnitOtherReaderTests {
     @Test func replaySourceConvertsFromTheHeader() throws {
         let source = try CSVReplaySource(path: CSVReaderTests.file(Self.text), pacing: .asFastAsPossible)
         let first = try #require(try source.next())
-        #expect(first.gyroscope == SIMD3(.pi / 2, 0, -.pi / 2))
+        #expect(first.gyroscope == SIMD3<Double>(.pi / 2, 0, -.pi / 2))
         #expect(first.accelerometer == SIMD3(0, 0, 9.80665))
         #expect(first.magnetometer == SIMD3(0.1, 0.2, 0.3) * 100)
         #expect(try source.next()?.timestamp == 0.01)
@@ -322,7 +322,7 @@ struct HeaderUnitOtherReaderTests {
         let path = CSVReaderTests.file(Self.text)
         let recording = try IMURecording.read(path: path)
         #expect(recording.timestamps == [0, 0.01])
-        #expect(recording.gyroscope[0] == SIMD3(.pi / 2, 0, -.pi / 2))
+        #expect(recording.gyroscope[0] == SIMD3<Double>(.pi / 2, 0, -.pi / 2))
         #expect(recording.accelerometer[0] == SIMD3(0, 0, 9.80665))
         #expect(recording.magnetometer?[0] == SIMD3(0.1, 0.2, 0.3) * 100)
         #expect(

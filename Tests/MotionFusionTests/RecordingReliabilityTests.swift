@@ -36,7 +36,8 @@ struct RecordingReliabilityTests {
         #expect(lines.first.map(String.init) == String(MotionRecorder.header.dropLast()), sourceLocation: sourceLocation)
         for (index, line) in lines.dropFirst().enumerated() {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            #expect(fields.count == 10 && fields.allSatisfy { Double($0) != nil }, "line \(index + 2): \(line)", sourceLocation: sourceLocation)
+            let numbers: Bool = fields.count == 10 && fields.allSatisfy { Double($0) != nil }
+            #expect(numbers, "line \(index + 2): \(line)", sourceLocation: sourceLocation)
         }
         return lines.count - 1
     }

@@ -165,7 +165,8 @@ struct SampleAssemblerTests {
         a.finish()
         while let s = a.next() { out.append(s) }
         #expect(out.count == 60)
-        #expect(out.map(\.timestamp) == (0..<60).map { Double($0) * 0.01 })
+        let expected: [Double] = (0..<60).map { Double($0) * 0.01 }
+        #expect(out.map(\.timestamp) == expected)
         // 0.21 … 0.25 s: within 50 ms of the last reading (0.2 s), held; from 0.26 s: none.
         let last = Double(20) * 0.01
         for s in out where s.timestamp > last {
