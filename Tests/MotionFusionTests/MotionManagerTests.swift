@@ -59,12 +59,16 @@ struct MotionManagerTests {
     }
 
     @Test func stoppingFinishesTheStream() async throws {
-        var settings = SyntheticMotion.Settings()
-        settings.duration = 600
-        // Paced in real time, the source would take ten minutes to end by itself: a margin for a
-        // consumer that other tests keep off the cooperative threads for a while (at 5× real time,
-        // two minutes of that let the worker deliver everything before the stop).
-        let manager = MotionManager(source: RecordingSource(try SyntheticMotion.generate(settings), pacing: .realTime(speed: 1)))
+        // Ten minutes at 100 Hz, paced in real time: the source would take ten minutes to end by
+        // itself, a margin for a consumer that other tests keep off the cooperative threads for a
+        // while (at 5× real time, two minutes of that let the worker deliver everything before the
+        // stop). A still device: what the samples say does not matter here, and simulating ten
+        // minutes of motion took seconds in a debug build (and under the thread sanitizer).
+        var recording = IMURecording()
+        recording.timestamps = (0..<60_000).map { Double($0) * 0.01 }
+        recording.gyroscope = Array(repeating: SIMD3(0.01, -0.02, 0.03), count: 60_000)
+        recording.accelerometer = Array(repeating: SIMD3(0, 0, 9.81), count: 60_000)
+        let manager = MotionManager(source: RecordingSource(recording, pacing: .realTime(speed: 1)))
         var count = 0
         for await _ in manager.gyroUpdates() {
             count += 1
