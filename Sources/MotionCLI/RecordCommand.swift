@@ -64,7 +64,14 @@ struct RecordCommand: ParsableCommand {
         } else if let replay {
             do { source = try CSVReplaySource(path: replay, pacing: pacing) } catch { throw CommandFailure("\(replay): \(error)") }
         } else {
-            source = RecordingSource(try MotionScenario.named(simulate!)!.generate(), pacing: pacing)
+            // Computed as recorded: a scenario of ten minutes starts at once for a --duration of one
+            // second, and holds one sample, not the whole recording.
+            let samples = try MotionScenario.named(simulate!)!.samples().lazy.map {
+                SensorSample(
+                    timestamp: $0.timestamp, gyroscope: $0.gyroscope, accelerometer: $0.accelerometer,
+                    magnetometer: $0.magnetometer)
+            }
+            source = SampleIteratorSource(samples.makeIterator(), sensors: .all, pacing: pacing)
         }
         if output == "-" {
             throw CommandFailure("-o -: a recording is appended to, truncated and synced, so it must be a file")

@@ -82,6 +82,38 @@ struct MotionManagerTests {
         #expect(manager.sampleCount <= taken + 1)
     }
 
+    /// A scenario streamed through SampleIteratorSource gives RecordingSource's samples of the
+    /// generated recording, exactly, then ends; paced, it takes the recording's time.
+    @Test func iteratorSourceStreamsWhatTheRecordingHolds() throws {
+        var scenario = try #require(MotionScenario.named("gestures", seed: 2))
+        scenario.settings.sampleRate = 50
+        let stream = { (pacing: ReplayPacing) in
+            SampleIteratorSource(
+                try scenario.samples().lazy.map {
+                    SensorSample(
+                        timestamp: $0.timestamp, gyroscope: $0.gyroscope, accelerometer: $0.accelerometer,
+                        magnetometer: $0.magnetometer)
+                }.makeIterator(), sensors: .all, pacing: pacing)
+        }
+        let streamed = try stream(.asFastAsPossible)
+        let replayed = RecordingSource(try scenario.generate(), pacing: .asFastAsPossible)
+        #expect(streamed.sensors == replayed.sensors)
+        var count = 0
+        while let sample = try replayed.next() {
+            let other = try streamed.next()
+            #expect(other == sample, "sample \(count)")
+            if other != sample { break }
+            count += 1
+        }
+        #expect(count == scenario.sampleCount && count > 1000)
+        #expect(try streamed.next() == nil && streamed.next() == nil)
+        // Paced at 40× real time: the first 0.5 s of timestamps cannot come in less than 12.5 ms.
+        let paced = try stream(.realTime(speed: 40))
+        let start = ContinuousClock.now
+        while let sample = try paced.next(), sample.timestamp < 0.5 {}
+        #expect(ContinuousClock.now - start >= .milliseconds(12))
+    }
+
     @Test func csvReplayAsFastAsPossibleAndPaced() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mf-replay-\(UUID()).csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
