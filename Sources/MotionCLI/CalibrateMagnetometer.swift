@@ -103,7 +103,9 @@ struct CalibrateMagnetometer: ParsableCommand {
     static func readMagnetometer(_ path: String, unit given: MagnetometerUnit?) throws -> [SIMD3<Double>] {
         do throws(CSVError) {
             let reader = try CSVReader(path: path)
-            let columns = try ["mx", "my", "mz"].map { name throws(CSVError) in try reader.requiredColumn(named: name) }
+            let columns = try RecordingColumns.magnetometer.map { name throws(CSVError) in
+                try reader.requiredColumn(named: name)
+            }
             let unit = try reader.unit(ofColumns: columns, given: given)
             var values: [Double] = []
             var samples: [SIMD3<Double>] = []

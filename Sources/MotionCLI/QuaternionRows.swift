@@ -25,9 +25,9 @@ final class QuaternionRows {
         self.path = path
         do throws(CSVError) {
             let csv = try CSVReader(path: path)
-            var wanted = try ["qw", "qx", "qy", "qz"].map { name throws(CSVError) in try csv.requiredColumn(named: name) }
+            var wanted = try RecordingColumns.truth.map { name throws(CSVError) in try csv.requiredColumn(named: name) }
             // BROAD's `movement` (1 = scored) or the phone trials' `score` (above 0.5 = scored).
-            var movementColumn = wantMovement ? try csv.column(named: "movement") : nil
+            var movementColumn = wantMovement ? try csv.column(named: RecordingColumns.movement) : nil
             if wantMovement, movementColumn == nil { movementColumn = try csv.column(named: "score") }
             let flagsColumn = wantFlags ? try csv.column(named: "flags") : nil
             if let movementColumn { wanted.append(movementColumn) }

@@ -66,7 +66,7 @@ struct SimulateCommand: ParsableCommand {
         // One sample at a time: nothing here grows with the recording's length.
         let samples: MotionScenario.Samples
         do { samples = try script.samples() } catch { throw CommandFailure("\(error)") }
-        file.write("t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz\n")
+        file.write(RecordingColumns.header(RecordingColumns.sensors + RecordingColumns.truth))
         for sample in samples {
             let (g, a, m, q) = (sample.gyroscope, sample.accelerometer, sample.magnetometer, sample.truth)
             file.write("\(sample.timestamp),\(g.x),\(g.y),\(g.z),\(a.x),\(a.y),\(a.z),\(m.x),\(m.y),\(m.z),")

@@ -99,7 +99,7 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The names a required column may have, for ``missingColumn(name:found:)``.
     static func accepted(_ name: String) -> String {
         var names = ["'\(name)'"]
-        if let alias = CSVReader.aliases[name] {
+        if let alias = RecordingColumns.longName(of: name) {
             names.append(
                 "'" + alias.split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
                     + "' (any case)")

@@ -117,7 +117,7 @@ public final class CSVReader {
     /// without case. The unit is not read here: ``unit(ofColumn:)`` gives its text, and
     /// ``IMUCSVReader`` converts or refuses it.
     public func column(named name: String) throws(CSVError) -> Int? {
-        let alias = Self.aliases[name]
+        let alias = RecordingColumns.longName(of: name)
         let matches = header.indices.filter { index in
             if header[index] == name { return true }
             let base = Self.splitUnit(header[index]).name
@@ -179,12 +179,6 @@ public final class CSVReader {
         }
         return written
     }
-
-    static let aliases: [String: String] = [
-        "t": "time", "gx": "gyroscope x", "gy": "gyroscope y", "gz": "gyroscope z",
-        "ax": "accelerometer x", "ay": "accelerometer y", "az": "accelerometer z",
-        "mx": "magnetometer x", "my": "magnetometer y", "mz": "magnetometer z",
-    ]
 
     /// A header name split into the name and the unit written after it in parentheses or
     /// brackets, both trimmed of spaces: `Gyroscope X (deg/s)` gives (`Gyroscope X`, `deg/s`),

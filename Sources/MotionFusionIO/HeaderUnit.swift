@@ -8,89 +8,65 @@ public protocol HeaderUnit: RawRepresentable<String>, Equatable, Sendable {
     /// The library's unit of that quantity (s, rad/s, m/s², µT): the unit when neither the header
     /// nor the caller gives one.
     static var libraryUnit: Self { get }
-    /// The unit a header spelling means, or nil for a spelling that is not accepted.
-    init?(headerText: String)
+    /// Every spelling a header may write, case included, and the unit it means, in the order
+    /// messages list them: the one table ``init(headerText:)`` reads. A micro sign (U+00B5) also
+    /// stands for the Greek mu (U+03BC) that some files write instead.
+    static var headerSpellings: KeyValuePairs<String, Self> { get }
+}
+
+extension HeaderUnit {
+    /// The unit a header spelling means (``headerSpellings``), or nil for a spelling that is not
+    /// accepted: nothing is guessed at, so `S`, `Ms`, `sec` or `Rad/s` are nil.
+    public init?(headerText text: String) {
+        // The Greek mu (U+03BC) and the micro sign (U+00B5) are one symbol written two ways.
+        let micro = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\u{3BC}" ? "\u{B5}" : $0 }))
+        guard let spelling = Self.headerSpellings.first(where: { $0.key == micro }) else { return nil }
+        self = spelling.value
+    }
 }
 
 // The units' header spellings. The units themselves are in MotionFusionCore.
 
 extension TimeUnit: HeaderUnit {
-    /// The unit a CSV header writes, for example `s` in `Time (s)`.
-    ///
-    /// Accepted, case included: `s`; `ms`; `us`, `µs` (micro sign, U+00B5) and `μs` (Greek mu,
-    /// U+03BC); `ns`. Anything else is nil: `S`, `Ms` or `sec` are not guessed at.
-    public init?(headerText text: String) {
-        switch text {
-        case "s": self = .seconds
-        case "ms": self = .milliseconds
-        case "us", "\u{B5}s", "\u{3BC}s": self = .microseconds
-        case "ns": self = .nanoseconds
-        default: return nil
-        }
-    }
-
-    /// The spellings ``init(headerText:)`` accepts, for messages.
-    public static let headerSpellings = ["s", "ms", "us", "µs", "ns"]
+    /// The units a CSV header writes, for example `s` in `Time (s)`: `s`; `ms`; `us` and `µs`; `ns`.
+    public static let headerSpellings: KeyValuePairs<String, TimeUnit> = [
+        "s": .seconds, "ms": .milliseconds, "us": .microseconds, "\u{B5}s": .microseconds, "ns": .nanoseconds,
+    ]
     public static let quantity = MeasuredQuantity.time
     public static let libraryUnit = TimeUnit.seconds
 }
 
 extension GyroscopeUnit: HeaderUnit {
-    /// The unit a CSV header writes, for example `deg/s` in `Gyroscope X (deg/s)`.
-    ///
-    /// Accepted, case included: `rad/s`; `deg/s`, `°/s`, `dps`. Anything else is nil.
-    public init?(headerText text: String) {
-        switch text {
-        case "rad/s": self = .radiansPerSecond
-        case "deg/s", "\u{B0}/s", "dps": self = .degreesPerSecond
-        default: return nil
-        }
-    }
-
-    /// The spellings ``init(headerText:)`` accepts, for messages.
-    public static let headerSpellings = ["rad/s", "deg/s", "°/s", "dps"]
+    /// The units a CSV header writes, for example `deg/s` in `Gyroscope X (deg/s)`: `rad/s`; `deg/s`,
+    /// `°/s` and `dps`.
+    public static let headerSpellings: KeyValuePairs<String, GyroscopeUnit> = [
+        "rad/s": .radiansPerSecond, "deg/s": .degreesPerSecond, "\u{B0}/s": .degreesPerSecond, "dps": .degreesPerSecond,
+    ]
     public static let quantity = MeasuredQuantity.gyroscope
     public static let libraryUnit = GyroscopeUnit.radiansPerSecond
 }
 
 extension AccelerometerUnit: HeaderUnit {
-    /// The unit a CSV header writes, for example `g` in `Accelerometer X (g)`.
-    ///
-    /// Accepted, case included: `g` (standard gravity); `m/s²`, `m/s^2`, `m/s2`, `ms^-2`. An upper
-    /// case `G` is nil: it is the symbol of gauss (see ``MagnetometerUnit/init(headerText:)``), and
-    /// an accelerometer column labelled with it is refused rather than guessed at.
-    public init?(headerText text: String) {
-        switch text {
-        case "g": self = .standardGravity
-        case "m/s\u{B2}", "m/s^2", "m/s2", "ms^-2": self = .metersPerSecondSquared
-        default: return nil
-        }
-    }
-
-    /// The spellings ``init(headerText:)`` accepts, for messages.
-    public static let headerSpellings = ["g", "m/s²", "m/s^2", "m/s2", "ms^-2"]
+    /// The units a CSV header writes, for example `g` in `Accelerometer X (g)`: `g` (standard
+    /// gravity); `m/s²`, `m/s^2`, `m/s2` and `ms^-2`. An upper case `G` is not among them: it is the
+    /// symbol of gauss (see ``MagnetometerUnit/headerSpellings``), and an accelerometer column
+    /// labelled with it is refused rather than guessed at.
+    public static let headerSpellings: KeyValuePairs<String, AccelerometerUnit> = [
+        "g": .standardGravity, "m/s\u{B2}": .metersPerSecondSquared, "m/s^2": .metersPerSecondSquared,
+        "m/s2": .metersPerSecondSquared, "ms^-2": .metersPerSecondSquared,
+    ]
     public static let quantity = MeasuredQuantity.accelerometer
     public static let libraryUnit = AccelerometerUnit.metersPerSecondSquared
 }
 
 extension MagnetometerUnit: HeaderUnit {
-    /// The unit a CSV header writes, for example `uT` in `Magnetometer X (uT)`.
-    ///
-    /// Accepted, case included: `µT` (micro sign, U+00B5), `μT` (Greek mu, U+03BC), `uT`; `nT`;
+    /// The units a CSV header writes, for example `uT` in `Magnetometer X (uT)`: `µT` and `uT`; `nT`;
     /// `mT`; `gauss` and `G`. Case matters: `G` is gauss here, while a lower case `g` (standard
-    /// gravity, see ``AccelerometerUnit/init(headerText:)``) is nil, and so is `MT` (megatesla).
-    public init?(headerText text: String) {
-        switch text {
-        case "\u{B5}T", "\u{3BC}T", "uT": self = .microtesla
-        case "nT": self = .nanotesla
-        case "mT": self = .millitesla
-        case "gauss", "G": self = .gauss
-        default: return nil
-        }
-    }
-
-    /// The spellings ``init(headerText:)`` accepts, for messages.
-    public static let headerSpellings = ["µT", "uT", "nT", "mT", "gauss", "G"]
+    /// gravity, see ``AccelerometerUnit/headerSpellings``) is not accepted, and neither is `MT`
+    /// (megatesla).
+    public static let headerSpellings: KeyValuePairs<String, MagnetometerUnit> = [
+        "\u{B5}T": .microtesla, "uT": .microtesla, "nT": .nanotesla, "mT": .millitesla, "gauss": .gauss, "G": .gauss,
+    ]
     public static let quantity = MeasuredQuantity.magnetometer
     public static let libraryUnit = MagnetometerUnit.microtesla
 }

@@ -1,14 +1,14 @@
 import MotionFusionCore
-/// Reads IMU recordings from CSV: a header naming `t,gx,gy,gz,ax,ay,az` and optionally `mx,my,mz`,
-/// in any order; other columns are ignored.
+/// Reads IMU recordings from CSV: a header naming `t,gx,gy,gz,ax,ay,az` and optionally `mx,my,mz`
+/// (``RecordingColumns``), in any order; other columns are ignored.
 ///
 /// Values are converted to s, rad/s, m/s² and µT. Each quantity's unit comes from the header when
 /// it gives one, else from the unit passed to the initializer, else the library's own:
 ///
 /// - A column's unit is written after its name in parentheses or brackets: `Gyroscope X (deg/s)`,
-///   `gx (deg/s)`, `gx[deg/s]`. The spellings are those of ``TimeUnit/init(headerText:)``,
-///   ``GyroscopeUnit/init(headerText:)``, ``AccelerometerUnit/init(headerText:)`` and
-///   ``MagnetometerUnit/init(headerText:)``, matched with their case: `g` is standard gravity and
+///   `gx (deg/s)`, `gx[deg/s]`. The spellings are those of ``TimeUnit/headerSpellings``,
+///   ``GyroscopeUnit/headerSpellings``, ``AccelerometerUnit/headerSpellings`` and
+///   ``MagnetometerUnit/headerSpellings``, matched with their case: `g` is standard gravity and
 ///   `G` gauss, so `G` is refused in an accelerometer column and `g` in a magnetometer column.
 /// - A unit the reader does not know is refused (``CSVError/unknownUnit(quantity:column:name:unit:)``),
 ///   and so are the axes of one sensor in different units, or some with a unit and some without
@@ -89,13 +89,14 @@ public final class IMUCSVReader {
     ) throws(CSVError) {
         let csv = try CSVReader(path: path)
         var columns: [Int] = []
-        for name in ["t", "gx", "gy", "gz", "ax", "ay", "az"] {
+        for name in RecordingColumns.inertial {
             columns.append(try csv.requiredColumn(named: name))
         }
-        let magnetic = [try csv.column(named: "mx"), try csv.column(named: "my"), try csv.column(named: "mz")]
+        var magnetic: [Int?] = []
+        for name in RecordingColumns.magnetometer { magnetic.append(try csv.column(named: name)) }
         let present = magnetic.compactMap { $0 }
         if !present.isEmpty && present.count < 3 {
-            let missing = ["mx", "my", "mz"].enumerated().first { magnetic[$0.offset] == nil }!.element
+            let missing = RecordingColumns.magnetometer.enumerated().first { magnetic[$0.offset] == nil }!.element
             throw .missingColumn(name: missing, found: csv.header)
         }
         hasMagnetometer = useMagnetometer && present.count == 3

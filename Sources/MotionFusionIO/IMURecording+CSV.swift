@@ -24,13 +24,13 @@ extension IMURecording {
         magnetometerUnit: MagnetometerUnit? = nil, checksUnits: Bool = true
     ) throws(CSVError) -> IMURecording {
         let reader = try CSVReader(path: path)
-        var names = ["t", "gx", "gy", "gz", "ax", "ay", "az"]
-        let hasMagnetometer = try reader.column(named: "mx") != nil
-        let hasTruth = try reader.column(named: "qw") != nil
-        let hasMovement = try reader.column(named: "movement") != nil
-        if hasMagnetometer { names += ["mx", "my", "mz"] }
-        if hasTruth { names += ["qw", "qx", "qy", "qz"] }
-        if hasMovement { names.append("movement") }
+        var names = RecordingColumns.inertial
+        let hasMagnetometer = try reader.column(named: RecordingColumns.magnetometer[0]) != nil
+        let hasTruth = try reader.column(named: RecordingColumns.truth[0]) != nil
+        let hasMovement = try reader.column(named: RecordingColumns.movement) != nil
+        if hasMagnetometer { names += RecordingColumns.magnetometer }
+        if hasTruth { names += RecordingColumns.truth }
+        if hasMovement { names.append(RecordingColumns.movement) }
         let columns = try names.map { name throws(CSVError) in try reader.requiredColumn(named: name) }
         var recording = IMURecording()
         if hasMagnetometer { recording.magnetometer = [] }

@@ -3,7 +3,7 @@ import MotionFusionCore
 /// The quantities of an IMU recording whose unit a CSV header may give; a ``CSVError`` about a
 /// header unit names one.
 public enum MeasuredQuantity: String, CaseIterable, Sendable, Codable {
-    /// The timestamp column `t` (``TimeUnit``).
+    /// The timestamp column `t` (``TimeUnit``; the columns of each quantity: ``RecordingColumns``).
     case time
     /// The gyroscope columns `gx,gy,gz` (``GyroscopeUnit``).
     case gyroscope
@@ -15,10 +15,10 @@ public enum MeasuredQuantity: String, CaseIterable, Sendable, Codable {
     /// The header spellings of this quantity's units.
     public var headerSpellings: [String] {
         switch self {
-        case .time: TimeUnit.headerSpellings
-        case .gyroscope: GyroscopeUnit.headerSpellings
-        case .accelerometer: AccelerometerUnit.headerSpellings
-        case .magnetometer: MagnetometerUnit.headerSpellings
+        case .time: TimeUnit.headerSpellings.map(\.key)
+        case .gyroscope: GyroscopeUnit.headerSpellings.map(\.key)
+        case .accelerometer: AccelerometerUnit.headerSpellings.map(\.key)
+        case .magnetometer: MagnetometerUnit.headerSpellings.map(\.key)
         }
     }
 }

@@ -75,7 +75,7 @@ public final class MotionRecorder: @unchecked Sendable {
     private var writtenAccelerometer: (timestamp: Double, value: SIMD3<Double>)?
     private var writtenMagnetometer: (timestamp: Double, value: SIMD3<Double>)?
 
-    public static let header = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n"
+    public static let header = RecordingColumns.header(RecordingColumns.sensors)
 
     /// Opens (creating if needed) the recording at `path`: a regular file, never reached through a
     /// symbolic link (``RecorderError/cannotOpen(path:reason:)`` otherwise).
@@ -271,9 +271,8 @@ public final class MotionRecorder: @unchecked Sendable {
         path: String, from: Double = -.infinity, to: Double = .infinity
     ) throws(CSVError) -> RecordedSamples {
         let reader = try CSVReader(path: path)
-        let names = ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz"]
         var columns: [Int] = []
-        for name in names { columns.append(try reader.requiredColumn(named: name)) }
+        for name in RecordingColumns.sensors { columns.append(try reader.requiredColumn(named: name)) }
         func vector(_ r: [Double], _ i: Int) -> SIMD3<Double>? {
             let v = SIMD3(r[i], r[i + 1], r[i + 2])
             return VectorCheck.isFinite(v) ? v : nil

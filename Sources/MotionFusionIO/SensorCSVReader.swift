@@ -47,11 +47,14 @@ public final class SensorCSVReader {
         accelerometerUnit: AccelerometerUnit? = nil, magnetometerUnit: MagnetometerUnit? = nil
     ) throws(CSVError) {
         let csv = try CSVReader(path: path)
-        let time = try csv.requiredColumn(named: "t")
-        let prefix = sensor == .gyroscope ? "g" : sensor == .accelerometer ? "a" : "m"
-        var names = ["x", "y", "z"]
-        if try csv.column(named: "x") == nil, try csv.column(named: "y") == nil, try csv.column(named: "z") == nil {
-            let own = names.map { prefix + $0 }
+        let time = try csv.requiredColumn(named: RecordingColumns.time)
+        var names = RecordingColumns.axes
+        var hasAxis = false
+        for name in names where try csv.column(named: name) != nil { hasAxis = true }
+        if !hasAxis {
+            let own =
+                sensor == .gyroscope
+                ? RecordingColumns.gyroscope : sensor == .accelerometer ? RecordingColumns.accelerometer : RecordingColumns.magnetometer
             var found = false
             for name in own where try csv.column(named: name) != nil { found = true }
             if found { names = own }
