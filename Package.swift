@@ -45,7 +45,10 @@ let package = Package(
             dependencies: [.product(name: "RealModule", package: "swift-numerics"), "CVectorMath"]
         ),
         // CSV reading and writing, recordings, the recorder, output files that never lose data.
-        .target(name: "MotionFusionIO", dependencies: ["MotionFusionCore"]),
+        .target(
+            name: "MotionFusionIO",
+            dependencies: ["MotionFusionCore", .product(name: "RealModule", package: "swift-numerics")]
+        ),
         // Wahba, quaternion averages, batch rotation and the calibrators: the LAPACK-backed parts.
         .target(
             name: "MotionFusionEstimation",
@@ -75,6 +78,7 @@ let package = Package(
             dependencies: [
                 "MotionFusion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "RealModule", package: "swift-numerics"),
             ]
         ),
         // Long runs of the filters and the motion manager (scripts/long-run); not a unit test.
@@ -83,6 +87,7 @@ let package = Package(
             dependencies: [
                 "MotionFusion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "RealModule", package: "swift-numerics"),
             ],
             path: "Tests/LongRun"
         ),
@@ -92,6 +97,8 @@ let package = Package(
                 "MotionFusion",
                 "MotionCLI",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Core Motion code as Apple documents it, built against CoreMotionCompatibility.
@@ -119,4 +126,11 @@ if Context.environment["MOTIONFUSION_TSAN"] != nil {
     for target in package.targets where target.name == "MotionFusionTests" {
         target.sources = ["MotionManagerTests.swift", "MotionManagerStressTests.swift", "GatedSource.swift", "FakeSysfs.swift"]
     }
+}
+
+// In every Swift target, another module's members (an extension's methods) are seen only in the
+// files that import that module (SE-0444): each file's imports are what it uses, a missing one is an
+// error, not something another file's import hides.
+for target in package.targets where target.type != .system && target.name != "CVectorMath" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MotionFusion
+import RealModule
 
 /// `motion evaluate`: BROAD's error measures of an estimate against a reference.
 struct EvaluateCommand: ParsableCommand {

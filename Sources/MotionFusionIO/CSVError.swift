@@ -91,7 +91,7 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
         case .accelerometer: "--accel-unit"
         case .magnetometer: "--mag-unit"
         }
-        let base = name.split(separator: "(").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? name
+        let base = CSVReader.splitUnit(name).name
         return (mismatch.looksLike.map { "write the unit in the header, '\(base) (\($0))', or give \(option) \($0); " } ?? "")
             + "--trust-units reads the values as they are"
     }

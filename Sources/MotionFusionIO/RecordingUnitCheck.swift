@@ -1,4 +1,5 @@
 import MotionFusionCore
+import RealModule
 
 /// Checks the units a recording is read in against what its data say, so that a file in other
 /// units than the reader assumes is refused instead of fused into a wrong answer.

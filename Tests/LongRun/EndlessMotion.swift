@@ -1,4 +1,5 @@
 import MotionFusion
+import RealModule
 
 /// An endless synthetic recording, made block by block: 10 s at rest, then 60 s of smooth random
 /// rotation (up to about 2 rad/s) and linear acceleration, faded in and out over 1 s, over and over.

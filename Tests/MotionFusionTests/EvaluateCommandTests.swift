@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ArgumentParser
 
 @testable import MotionCLI
 @testable import MotionFusion

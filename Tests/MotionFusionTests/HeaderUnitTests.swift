@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import ArgumentParser
+import RealModule
 
 @testable import MotionCLI
 @testable import MotionFusion

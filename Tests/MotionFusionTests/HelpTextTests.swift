@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import MotionFusionCore
 
 @testable import MotionCLI
 

@@ -1,6 +1,7 @@
 import Foundation
 import MotionFusion
 import Testing
+import RealModule
 
 // The reliability issue's input classes, one test each, for every public entry point that takes
 // sensor samples (see the Bad Input article). This file: the four filters, in Float and Double.

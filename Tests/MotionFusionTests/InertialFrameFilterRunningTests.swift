@@ -1,4 +1,5 @@
 import Testing
+import RealModule
 
 @testable import MotionFusion
 @testable import MotionFusionCore

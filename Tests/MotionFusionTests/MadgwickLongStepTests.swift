@@ -1,6 +1,7 @@
 import Foundation
 import MotionFusion
 import Testing
+import RealModule
 
 /// One absurdly long step must not disable Madgwick's filter for good: with bias compensation on
 /// (ζ > 0), a step of 300 s once drove the bias estimate to −1.8 rad/s, and the inclination was

@@ -1,5 +1,6 @@
 import MotionFusion
 import Testing
+import RealModule
 
 /// The many-stream engine against the scalar filter it vectorizes: every lane must equal
 /// `MadgwickFilter` fed the same samples bit for bit (the issue asks for 1e-6 in Float and 1e-12 in

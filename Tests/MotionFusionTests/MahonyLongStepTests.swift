@@ -1,6 +1,7 @@
 import Foundation
 import MotionFusion
 import Testing
+import RealModule
 
 /// One absurdly long step must not disable Mahony's filter for good: with a large integral gain
 /// (ki = 1e10, a valid value) one step of 1e300 s made the bias NaN and left the attitude stuck

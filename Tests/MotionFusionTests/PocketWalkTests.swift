@@ -3,6 +3,7 @@ import Testing
 @testable import MotionFusionCore
 import MotionFusionIO
 import MotionFusionSimulation
+import RealModule
 
 /// The simulator's `pocket` scenario: a raw phone gyroscope (5.7°/s off about its long axis, which
 /// stays vertical while the phone walks upright in a trouser pocket), one second of standing, then

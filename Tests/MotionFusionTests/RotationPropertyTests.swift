@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+import RealModule
 
 @testable import MotionFusion
 @testable import MotionFusionCore

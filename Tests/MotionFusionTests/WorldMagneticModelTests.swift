@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RealModule
 
 @testable import MotionFusion
 @testable import MotionFusionCore
