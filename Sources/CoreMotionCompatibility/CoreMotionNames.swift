@@ -1,4 +1,3 @@
-import Foundation
 
 // MARK: The manager and its handlers
 

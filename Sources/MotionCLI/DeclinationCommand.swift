@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import MotionFusion
 
 /// `motion declination`: the World Magnetic Model 2025 at a place and date.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import MotionFusion
 
 /// `motion events`: shakes, orientation changes and movements in a recording.

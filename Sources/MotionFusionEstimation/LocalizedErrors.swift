@@ -1,5 +1,4 @@
 import Foundation
-import MotionFusionCore
 
 // Every public error of the library is a `LocalizedError` whose `errorDescription` is its
 // `description`, so `localizedDescription` (what Foundation, `print(error.localizedDescription)` and

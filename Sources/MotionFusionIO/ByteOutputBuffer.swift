@@ -1,4 +1,3 @@
-import MotionFusionCore
 /// A growable byte buffer that numbers and text are appended to without allocating, for writers that
 /// hand it to the file in large chunks.
 ///

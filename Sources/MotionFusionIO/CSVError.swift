@@ -1,4 +1,3 @@
-import MotionFusionCore
 /// Why a CSV file could not be read. Every case that concerns the content names the line (1-based,
 /// the header is line 1) and, where there is one, the column.
 public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {

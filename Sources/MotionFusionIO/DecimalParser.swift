@@ -1,4 +1,3 @@
-import MotionFusionCore
 /// Reads decimal numbers from bytes, correctly rounded to `Double`, without allocating.
 ///
 /// ``parse(_:count:)`` handles the common text `[+-]digits[.digits][(e|E)[+-]digits]` (either side

@@ -1,4 +1,3 @@
-import MotionFusionCore
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

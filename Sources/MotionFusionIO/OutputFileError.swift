@@ -1,4 +1,3 @@
-import MotionFusionCore
 import Foundation
 
 /// Why an output file was not written. Every case names the output as it was given (`-` is

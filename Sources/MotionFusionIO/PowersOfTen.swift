@@ -1,4 +1,3 @@
-import MotionFusionCore
 /// The first 128 bits of 10^q for q in −342…308 (`DecimalParser.smallestPowerOfTen` ...
 /// `largestPowerOfTen`), rounded down, as (high, low) pairs: entry 2(q + 342) is the high word,
 /// the next one the low word. The binary exponent is implied (`DecimalParser.eiselLemire` computes it).

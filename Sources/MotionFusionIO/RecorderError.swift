@@ -1,4 +1,3 @@
-import MotionFusionCore
 
 /// What opening a ``MotionRecorder`` can fail with.
 public enum RecorderError: Error, Sendable, Hashable, CustomStringConvertible {

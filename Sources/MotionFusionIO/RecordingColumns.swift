@@ -1,4 +1,3 @@
-import MotionFusionCore
 
 /// The columns of a recording: the one place their names are spelled. The readers
 /// (``IMUCSVReader``, ``IMURecording/read(path:gyroscopeUnit:accelerometerUnit:magnetometerUnit:checksUnits:)``,

@@ -1,5 +1,5 @@
-import MotionFusionCore
 import Foundation
+import MotionFusionCore
 import RealModule
 
 /// A scripted, seeded IMU recording: a sequence of gestures (rests, rotations, shakes, taps, pushes,

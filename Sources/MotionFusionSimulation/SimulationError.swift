@@ -1,4 +1,3 @@
-import MotionFusionCore
 import Foundation
 
 /// Why a simulation (``SyntheticMotion`` or ``MotionScenario``) was not run: a setting outside its

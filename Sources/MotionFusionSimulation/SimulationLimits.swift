@@ -1,5 +1,3 @@
-import MotionFusionCore
-import Foundation
 
 /// The checks the simulators share: ranges, the sample count and the memory a recording takes.
 enum SimulationLimits {

@@ -1,5 +1,5 @@
-import MotionFusionCore
 import Foundation
+import MotionFusionCore
 import RealModule
 
 /// A seeded simulator of IMU recordings with exact ground truth.

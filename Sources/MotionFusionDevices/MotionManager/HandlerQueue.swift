@@ -1,5 +1,3 @@
-import MotionFusionCore
-import MotionFusionIO
 import Foundation
 
 /// The queue a ``MotionManager`` handler runs on: a `DispatchQueue` or an `OperationQueue`.

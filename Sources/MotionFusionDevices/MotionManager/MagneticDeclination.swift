@@ -1,6 +1,6 @@
+import Foundation
 import MotionFusionCore
 import MotionFusionIO
-import Foundation
 
 /// The magnetic declination that turns magnetic north into true north for
 /// ``AttitudeReferenceFrame/xTrueNorthZVertical``: given in degrees, or computed from the World

@@ -1,6 +1,6 @@
+import Foundation
 import MotionFusionCore
 import MotionFusionIO
-import Foundation
 
 /// Core Motion's `CMMotionManager` for any ``MotionSource``: accelerometer, gyroscope, magnetometer
 /// and device-motion services, each with availability, an update interval, the latest sample as a

@@ -1,6 +1,5 @@
 import MotionFusionCore
 import MotionFusionIO
-import Foundation
 
 /// Replays a CSV recording in the `motion fuse` input format as a ``MotionSource``, streaming (the
 /// file is read as the samples are taken). A malformed line makes ``next()`` throw the

@@ -1,6 +1,4 @@
 import Foundation
-import MotionFusionCore
-import MotionFusionIO
 
 /// An error of buffered IIO capture (``IIOBufferedSource``, ``IIOScanType``, ``IIOScanLayout``).
 /// Every case names the file (or folder, or scan element) involved; the two a user can fix —

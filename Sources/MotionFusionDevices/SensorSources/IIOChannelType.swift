@@ -1,5 +1,3 @@
-import MotionFusionCore
-import MotionFusionIO
 
 /// The kinds of IIO channel ``IIODevice`` reads, named as in the kernel's sysfs files
 /// (`in_<type>_x_raw`).

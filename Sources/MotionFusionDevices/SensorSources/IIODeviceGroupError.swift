@@ -1,5 +1,3 @@
-import MotionFusionCore
-import MotionFusionIO
 
 /// Why an ``IIODeviceGroup`` cannot be made. Every case that is about devices names them (their
 /// sysfs folders). A member that fails while the group runs is not one of these: ``IIODeviceGroup``

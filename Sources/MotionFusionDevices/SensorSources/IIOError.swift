@@ -1,5 +1,3 @@
-import MotionFusionCore
-import MotionFusionIO
 /// An error reading a Linux Industrial I/O (IIO) device through sysfs. Every case names the file
 /// (or folder) involved.
 public enum IIOError: Error, Equatable, Sendable, CustomStringConvertible {

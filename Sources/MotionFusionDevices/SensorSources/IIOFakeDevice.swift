@@ -1,6 +1,4 @@
 import Foundation
-import MotionFusionCore
-import MotionFusionIO
 
 #if canImport(Glibc)
     import Glibc

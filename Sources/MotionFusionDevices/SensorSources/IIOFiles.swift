@@ -1,5 +1,3 @@
-import MotionFusionCore
-import MotionFusionIO
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

@@ -1,5 +1,3 @@
-import MotionFusionCore
-import MotionFusionIO
 
 /// One enabled scan element of an IIO buffer: its name (the file prefix, for example
 /// `in_accel_x` or `in_timestamp`), its `in_*_index` and its `in_*_type`.

@@ -1,5 +1,3 @@
-import MotionFusionCore
-import MotionFusionIO
 
 /// Where each enabled element sits in one scan read from `/dev/iio:deviceN`, computed as the
 /// kernel computes it (`iio_compute_scan_bytes` in drivers/iio/industrialio-buffer.c):

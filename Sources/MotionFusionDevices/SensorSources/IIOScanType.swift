@@ -1,5 +1,3 @@
-import MotionFusionCore
-import MotionFusionIO
 
 /// How one scan element is stored in a Linux IIO buffer, as its `in_*_type` file describes it.
 ///

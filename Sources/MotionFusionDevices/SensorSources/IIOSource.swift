@@ -1,6 +1,5 @@
 import MotionFusionCore
 import MotionFusionIO
-import Foundation
 
 /// Polls Linux IIO devices (``IIODevice``) as a ``MotionSource``: every period it reads each channel
 /// type the devices have (the first device that has a type supplies it) and stamps the sample with

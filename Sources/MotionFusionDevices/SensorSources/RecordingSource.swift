@@ -1,6 +1,5 @@
 import MotionFusionCore
 import MotionFusionIO
-import Foundation
 
 /// Replays an in-memory ``IMURecording`` — for example one from ``SyntheticMotion`` or
 /// ``MotionScenario`` — as a ``MotionSource``.

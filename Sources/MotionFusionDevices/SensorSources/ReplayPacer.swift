@@ -1,6 +1,3 @@
-import MotionFusionCore
-import MotionFusionIO
-import Foundation
 
 /// Sleeps so that recording time `t` is reached at the right wall-clock moment, by the rules of
 /// ``ReplayPacing/realTime(speed:)``.

@@ -1,5 +1,3 @@
-import MotionFusionCore
-import MotionFusionIO
 import Foundation
 
 extension Duration {

@@ -1,4 +1,3 @@
-import MotionFusionCore
 /// Why a calibration could not be computed.
 public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Fewer samples (or static segments) than the fit needs.

@@ -1,4 +1,3 @@
-import MotionFusionCore
 
 /// The maximum of a sliding window whose ends only move forward (a monotone queue): amortized
 /// O(1) per sample.

@@ -1,4 +1,3 @@
-import MotionFusionCore
 
 /// A stretch of a recording during which the sensor did not move: what accelerometer and gyroscope
 /// calibration are computed from.

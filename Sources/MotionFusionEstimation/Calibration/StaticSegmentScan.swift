@@ -1,4 +1,3 @@
-import MotionFusionCore
 
 /// The detector's working state over one recording.
 struct StaticSegmentScan {

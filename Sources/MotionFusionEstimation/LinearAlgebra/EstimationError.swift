@@ -1,4 +1,3 @@
-import MotionFusionCore
 /// Why an estimate (Wahba's problem, a quaternion mean, a fit) could not be computed.
 public enum EstimationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Input arrays that must pair up have different lengths.

@@ -1,4 +1,3 @@
-import MotionFusionCore
 #if canImport(Accelerate)
 internal import Accelerate
 #elseif canImport(CLAPACK)

@@ -1,4 +1,3 @@
-import MotionFusionCore
 import RealModule
 
 /// How ``Wahba/solve(reference:observed:weights:method:)`` finds the optimal rotation.
