@@ -9,6 +9,7 @@ struct BenchCommandTests {
         let binary = folder.appendingPathComponent("motion").path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "the motion executable is built next to the tests: \(binary)")
         let process = Process()
+        process.standardInput = FileHandle.nullDevice  // never the test runner's (a terminal would stop it)
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [
             "bench", "--json", "--duration", "5", "--min-time", "0.01", "--repeats", "1",

@@ -376,6 +376,7 @@ struct StandardOutputTests {
         _ arguments: [String], in folder: Folder, standardOutput: FileHandle? = nil
     ) throws -> (status: Int32, output: Data, error: String) {
         let process = Process()
+        process.standardInput = FileHandle.nullDevice  // never the test runner's (a terminal would stop it)
         process.executableURL = URL(fileURLWithPath: try binary())
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder.path)

@@ -162,6 +162,7 @@ struct ComplementaryCTwinTests {
     /// Runs a program; its exit status and its standard output and error together.
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
+        process.standardInput = FileHandle.nullDevice  // never the test runner's (a terminal would stop it)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let pipe = Pipe()

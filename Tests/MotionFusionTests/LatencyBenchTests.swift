@@ -22,6 +22,7 @@ struct LatencyBenchTests {
         let binary = folder.appendingPathComponent("motion").path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "the motion executable is built next to the tests: \(binary)")
         let process = Process()
+        process.standardInput = FileHandle.nullDevice  // never the test runner's (a terminal would stop it)
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["bench", "--latency", "--json", "--duration", "0.2", "--rates", "100,1000"]
         let pipe = Pipe()

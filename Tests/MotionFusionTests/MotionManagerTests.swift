@@ -241,6 +241,7 @@ struct MotionManagerTests {
         }
         try text.write(toFile: input, atomically: true, encoding: .utf8)
         let process = Process()
+        process.standardInput = FileHandle.nullDevice  // never the test runner's (a terminal would stop it)
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["record", "--replay", input, "--real-time", "10", "-o", output]
         try process.run()

@@ -56,6 +56,7 @@ enum TyrexData {
     /// The rows of a gzipped CSV with a header line, as numbers (`nan` allowed).
     static func rows(_ name: String) throws -> [[Double]] {
         let process = Process()
+        process.standardInput = FileHandle.nullDevice  // never the test runner's (a terminal would stop it)
         process.executableURL = URL(fileURLWithPath: "/bin/gzip")
         process.arguments = ["-dc", folder.appendingPathComponent(name).path]
         let pipe = Pipe()

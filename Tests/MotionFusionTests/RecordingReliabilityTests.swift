@@ -15,6 +15,7 @@ struct RecordingReliabilityTests {
     /// Runs the built `motion` through bash (for `ulimit`), in `folder`.
     static func shell(_ script: String, in folder: Folder) throws -> (status: Int32, error: String) {
         let process = Process()
+        process.standardInput = FileHandle.nullDevice  // never the test runner's (a terminal would stop it)
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", script]
         process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
