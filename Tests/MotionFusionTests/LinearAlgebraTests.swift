@@ -78,7 +78,7 @@ struct LinearAlgebraTests {
         #expect((try? Quaternion.average([a, b], weights: [2, 1]))?.angle(to: a) ?? 1 < 1e-12)
     }
 
-    /// The core's plain-Swift nearest rotation and singular values (Jacobi on MᵀM) against LAPACK's
+    /// The core's plain-Swift nearest rotation and singular values (one-sided Jacobi) against LAPACK's
     /// SVD (dgesvd), an independent implementation, on general matrices: any scale, negative
     /// determinants (the Procrustes sign), and nearly rank-two ones.
     @Test func plainSwiftNearestRotationMatchesLAPACK() throws {
@@ -88,23 +88,28 @@ struct LinearAlgebraTests {
                 columns: random.gaussianVector(), random.gaussianVector(), random.gaussianVector())
             if trial % 3 == 1 { m.column2 *= -1 }  // a reflection part
             if trial % 3 == 2 { m.column2 = 0.5 * m.column0 - 2 * m.column1 + 1e-6 * random.gaussianVector() }
-            let (r0, r1, r2) = m.rows
-            let profile = [[r0.x, r0.y, r0.z], [r1.x, r1.y, r1.z], [r2.x, r2.y, r2.z]]
-            let lapack = try NearestRotation.fromProfile(profile, tolerance: 0, requireUnique: false)
+            let columnMajor = [m.column0.x, m.column0.y, m.column0.z, m.column1.x, m.column1.y, m.column1.z,
+                               m.column2.x, m.column2.y, m.column2.z]
+            // LAPACK's R = U diag(1, 1, d) Vᵀ, d = det U det V, and margin s₂ + d·s₃.
+            let (u, s, vt) = try LAPACK.singularValueDecomposition(columnMajor, rows: 3, columns: 3)
+            var uMatrix = RotationMatrix(
+                columns: SIMD3(u[0], u[1], u[2]), SIMD3(u[3], u[4], u[5]), SIMD3(u[6], u[7], u[8]))
+            let vtMatrix = RotationMatrix(
+                columns: SIMD3(vt[0], vt[1], vt[2]), SIMD3(vt[3], vt[4], vt[5]), SIMD3(vt[6], vt[7], vt[8]))
+            let d: Double = uMatrix.determinant * vtMatrix.determinant < 0 ? -1 : 1
+            uMatrix.column2 *= d
+            let lapack = uMatrix * vtMatrix
             let plain = try #require(NearestRotation.ofMatrix(m))
             #expect(plain.maximumDifference(to: lapack) <= 1e-9, "trial \(trial)")
             #expect(abs(plain.determinant - 1) <= 1e-14)
-            let columnMajor = [m.column0.x, m.column0.y, m.column0.z, m.column1.x, m.column1.y, m.column1.z,
-                               m.column2.x, m.column2.y, m.column2.z]
-            let s = try LAPACK.singularValueDecomposition(columnMajor, rows: 3, columns: 3, computeU: false)
-                .singularValues
+            let found = try #require(NearestRotation.maximizingTrace(m))
+            #expect(found.rotation == plain)
+            #expect(abs(found.margin - (s[1] + d * s[2])) <= 1e-13 * s[0], "trial \(trial) margin")
             let mine = try #require(m.singularValues)
-            // Through MᵀM a singular value s_k errs by about ulp · s₁² / s_k (the eigenvalue s_k² is
-            // accurate to ulp · s₁²): relatively accurate for the well-conditioned calibration
-            // matrices it checks (condition ≤ 10), not for a nearly singular one.
+            // One-sided Jacobi on M itself: each singular value errs by a few ulp of s₁ (as LAPACK's),
+            // the nearly singular ones included.
             for k in 0..<3 {
-                let bound = 8 * Double.ulpOfOne * s[0] * s[0] / s[k]
-                #expect(abs(mine[k] - s[k]) <= bound, "trial \(trial) s\(k)")
+                #expect(abs(mine[k] - s[k]) <= 8 * Double.ulpOfOne * s[0], "trial \(trial) s\(k)")
             }
         }
         #expect(NearestRotation.ofMatrix(RotationMatrix<Double>(columns: .zero, .zero, .zero)) == nil)
@@ -112,7 +117,7 @@ struct LinearAlgebraTests {
     }
 
     /// Rank one (M = u vᵀ, where M v₁ is rounding noise) and extreme scales: the nearest rotation is
-    /// still a rotation (a reviewer found 0.7 % of exact rank-one matrices coming back as
+    /// still a rotation, its uniqueness margin is 0 to rounding (a reviewer found 0.7 % of exact rank-one matrices coming back as
     /// non-rotations before M v₁ was projected twice), and it maps v onto u as every nearest rotation
     /// of u vᵀ must; singular values are right at 1e±200.
     @Test func nearestRotationOfRankOneAndExtremeScales() throws {
@@ -124,6 +129,10 @@ struct LinearAlgebraTests {
             let gram = r.transposed * r
             #expect(gram.maximumDifference(to: .identity) <= 1e-12, "trial \(trial)")
             #expect(abs(r.determinant - 1) <= 1e-12, "trial \(trial)")
+            // s₂ = s₃ = 0: no margin, so Wahba's problem for a rank-one profile is refused.
+            let margin = try #require(NearestRotation.maximizingTrace(m)).margin
+            let s1 = (u * u).sum().squareRoot() * (v * v).sum().squareRoot()
+            #expect(abs(margin) <= 1e-14 * s1, "trial \(trial): margin \(margin)")
             let mapped = r * (v / (v * v).sum().squareRoot())
             #expect(((mapped - u / (u * u).sum().squareRoot()) * (mapped - u / (u * u).sum().squareRoot())).sum() <= 1e-20)
         }
@@ -136,6 +145,8 @@ struct LinearAlgebraTests {
             for k in 0..<3 { #expect(abs(s[k] - expected[k]) <= 1e-14 * expected[0], "scale \(scale) s\(k)") }
             let r = try #require(NearestRotation.ofMatrix(m))
             #expect(r.maximumDifference(to: .identity) <= 1e-14, "symmetric positive definite: R = I")
+            let margin = try #require(NearestRotation.maximizingTrace(m)).margin
+            #expect(abs(margin - (expected[1] + expected[2])) <= 1e-14 * expected[0], "scale \(scale): margin")
         }
     }
 

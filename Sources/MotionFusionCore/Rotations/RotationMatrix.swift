@@ -134,7 +134,7 @@ extension RotationMatrix {
     /// products — is orthonormalized by Higham's Newton iteration `X ← (X + X⁻ᵀ) / 2`, which converges
     /// quadratically in a few steps and needs no allocation. Otherwise (determinant ≤ 0, or no
     /// convergence) the nearest rotation comes from a singular value decomposition
-    /// `R = U diag(1, 1, det(U Vᵀ)) Vᵀ` (in plain Swift: Jacobi on MᵀM, no LAPACK) — for a reflection (determinant −1) or a matrix of rank
+    /// `R = U diag(1, 1, det(U Vᵀ)) Vᵀ` (in plain Swift: one-sided Jacobi, no LAPACK) — for a reflection (determinant −1) or a matrix of rank
     /// below 2 the nearest rotation is not unique, and this is one of them. Recovery: a matrix with a
     /// NaN or infinite element, or the zero matrix, returns ``identity``.
     @inlinable

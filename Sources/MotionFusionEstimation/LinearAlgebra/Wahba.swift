@@ -111,38 +111,18 @@ public enum Wahba {
         return Quaternion(components: q).normalized()
     }
 
-    /// R = U diag(1, 1, d) Vᵀ from B = U S Vᵀ with d = det(U) det(V), which maximizes tr(Rᵀ B).
+    /// R = U diag(1, 1, d) Vᵀ from B = U S Vᵀ with d = det(U) det(V), which maximizes tr(Rᵀ B): the
+    /// core's ``NearestRotation`` (the eigenvectors of BᵀB, plain Swift), refused when
+    /// 2 (s₂ + d·s₃), the gap between the two largest eigenvalues of Davenport's K, is within
+    /// `tolerance`.
     static func svd(_ b: [[Double]], tolerance: Double) throws(EstimationError) -> Quaternion<Double> {
-        let matrix = try NearestRotation.fromProfile(b, tolerance: tolerance)
-        return matrix.quaternion
-    }
-}
-
-/// The attitude profile's nearest rotation through LAPACK's SVD (the core's ``NearestRotation`` has
-/// the plain-Swift version for any matrix).
-extension NearestRotation {
-    /// The rotation R maximizing tr(Rᵀ B) for row-major `b`. With `requireUnique`, throws when it is
-    /// not unique, that is when s₂ + d·s₃ ≤ `tolerance` (Markley's condition: the gap between the two
-    /// largest eigenvalues of K); otherwise returns one of the maximizers.
-    static func fromProfile(
-        _ b: [[Double]], tolerance: Double, requireUnique: Bool = true
-    ) throws(EstimationError) -> RotationMatrix<Double> {
-        let columnMajor = [
-            b[0][0], b[1][0], b[2][0], b[0][1], b[1][1], b[2][1], b[0][2], b[1][2], b[2][2],
-        ]
-        let (u, s, vt) = try LAPACK.singularValueDecomposition(columnMajor, rows: 3, columns: 3)
-        let uMatrix = RotationMatrix(
-            columns: SIMD3(u[0], u[1], u[2]), SIMD3(u[3], u[4], u[5]), SIMD3(u[6], u[7], u[8]))
-        let vtMatrix = RotationMatrix(
-            columns: SIMD3(vt[0], vt[1], vt[2]), SIMD3(vt[3], vt[4], vt[5]),
-            SIMD3(vt[6], vt[7], vt[8]))
-        let d: Double = uMatrix.determinant * vtMatrix.determinant < 0 ? -1 : 1
-        if requireUnique && !(2 * (s[1] + d * s[2]) > tolerance) {
+        let profile = RotationMatrix(
+            rows: SIMD3(b[0][0], b[0][1], b[0][2]), SIMD3(b[1][0], b[1][1], b[1][2]),
+            SIMD3(b[2][0], b[2][1], b[2][2]))
+        guard let found = NearestRotation.maximizingTrace(profile), 2 * found.margin > tolerance else {
             throw .notUnique(
                 reason: "the vector pairs do not fix every axis (all parallel, zero, or a reflection)")
         }
-        var scaledU = uMatrix
-        scaledU.column2 *= d
-        return scaledU * vtMatrix
+        return found.rotation.quaternion
     }
 }
