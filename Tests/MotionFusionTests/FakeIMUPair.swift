@@ -26,27 +26,27 @@ struct FakeIMUPair {
     /// The first trial row of the window is t = 0 for both devices (kernel nanoseconds).
     static let imuAxes = ["in_accel_x", "in_accel_y", "in_accel_z", "in_anglvel_x", "in_anglvel_y", "in_anglvel_z"]
 
-    let imu: FakeBufferedDevice
-    let magnetometer: FakeBufferedDevice
+    let imu: IIOFakeDevice
+    let magnetometer: IIOFakeDevice
 
     var root: String { imu.root }
 
     init(clocks: (String, String) = ("realtime", "realtime")) throws {
-        imu = try FakeBufferedDevice(
+        imu = try IIOFakeDevice(
             name: "fake-imu", elements: Self.imuAxes.enumerated().map { .init(name: $0.element, index: $0.offset, type: "le:s16/16>>0") },
             timestampIndex: 6,
             files: [
                 "in_accel_scale": String(Self.accelScale), "in_anglvel_scale": String(Self.gyroScale),
                 "current_timestamp_clock": clocks.0,
             ])
-        magnetometer = try FakeBufferedDevice(
+        magnetometer = try IIOFakeDevice(
             name: "fake-magn",
             elements: ["in_magn_x", "in_magn_y", "in_magn_z"].enumerated().map { .init(name: $0.element, index: $0.offset, type: "le:s16/16>>0") },
             timestampIndex: 3, files: ["in_magn_scale": String(Self.magnScale), "current_timestamp_clock": clocks.1],
-            number: 1, root: imu.root)
+            number: 1, sharing: imu)
     }
 
-    func cleanUp() { imu.cleanUp() }
+    func cleanUp() { imu.remove() }
 
     /// The capture options that point `motion record --iio` or `motion device-motion --live` at
     /// the pair, with `origin` (kernel nanoseconds) as `--timestamp-origin`.
@@ -59,8 +59,8 @@ struct FakeIMUPair {
     /// deterministically, no reading waits, none comes late). Expects the feeding to end without
     /// failure and both devices to be put back (buffers disabled).
     func run(_ command: [String], feeding encoded: Encoded) throws {
-        let imuWriter = try FIFOWriter(imu.fifo)
-        let magnetometerWriter = try FIFOWriter(magnetometer.fifo)
+        let imuWriter = try FIFOWriter(imu.characterDevicePath)
+        let magnetometerWriter = try FIFOWriter(magnetometer.characterDevicePath)
         let failure = Lock<String?>(nil)
         let fed = DispatchSemaphore(value: 0)
         Thread.detachNewThread {

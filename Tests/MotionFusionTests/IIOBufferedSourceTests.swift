@@ -8,7 +8,7 @@ import Testing
 @testable import MotionFusionIO
 @testable import MotionFusionSimulation
 
-/// `IIOBufferedSource` on a fake device (`FakeBufferedDevice`: a sysfs-like tree and a FIFO for
+/// `IIOBufferedSource` on a fake device (`IIOFakeDevice`: a sysfs-like tree and a FIFO for
 /// `/dev/iio:device0`) fed by a writer thread. The expected samples are computed here, from the
 /// numbers encoded, never by the code under test: raw integer × the scale written to the fake
 /// sysfs file, timestamps from the encoded nanoseconds.
@@ -25,11 +25,11 @@ struct IIOBufferedSourceTests {
     /// timestamp (6); the device's own trigger `fake-imu-dev0` exists but is not set.
     static func imu(
         type: String = "le:s16/16>>0", files: [String: String] = [:], legacy: Bool = false,
-        trigger: FakeBufferedDevice.Trigger = .interface(current: "", available: ["hrtimer-a", "fake-imu-dev0"])
-    ) throws -> FakeBufferedDevice {
+        trigger: IIOFakeDevice.Trigger = .interface(current: "", available: ["hrtimer-a", "fake-imu-dev0"])
+    ) throws -> IIOFakeDevice {
         var all = ["in_accel_scale": String(accelScale), "in_anglvel_scale": String(gyroScale)]
         all.merge(files) { $1 }
-        return try FakeBufferedDevice(
+        return try IIOFakeDevice(
             elements: axisNames.enumerated().map { .init(name: $0.element, index: $0.offset, type: type) },
             timestampIndex: 6, files: all, trigger: trigger, legacy: legacy)
     }
@@ -38,7 +38,8 @@ struct IIOBufferedSourceTests {
     /// at 6, 8, 10, padding 12–15, the s64 timestamp at 16; 24 bytes a scan. The expected sample of
     /// each: the int16 values × the scales, t = (ns − first ns) / 10⁹.
     static func broadScans(_ rows: [[Double]]) throws -> (bytes: [UInt8], expected: [SensorSample]) {
-        var encoder = ScanEncoder(scanSize: 24)
+        var scans: [UInt8] = []
+        let scanSize = 24
         var expected: [SensorSample] = []
         let first = BroadTrial01.nanoseconds(rows[0][0])
         for row in rows {
@@ -50,7 +51,7 @@ struct IIOBufferedSourceTests {
                 fields.append((2 * i, littleEndianBytes(UInt64(UInt16(bitPattern: raw)), count: 2)))
             }
             fields.append((16, littleEndianBytes(UInt64(bitPattern: ns), count: 8)))
-            encoder.append(fields)
+            scans += IIOFakeDevice.scan(size: scanSize, fields: fields)
             expected.append(
                 SensorSample(
                     timestamp: Double(ns - first) / 1e9,
@@ -58,7 +59,7 @@ struct IIOBufferedSourceTests {
                     accelerometer: SIMD3(accel.map { Double($0) * accelScale }),
                     magnetometer: nil))
         }
-        return (encoder.bytes, expected)
+        return (scans, expected)
     }
 
     /// Starts `source`, lets `writer` send `bytes` (in `chunks`, then closing the FIFO unless
@@ -95,12 +96,12 @@ struct IIOBufferedSourceTests {
         #expect(rows.count == 572)
         let (bytes, expected) = try Self.broadScans(rows)
         let fake = try Self.imu()
-        defer { fake.cleanUp() }
-        let writer = try FIFOWriter(fake.fifo)
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
+        defer { fake.remove() }
+        let writer = try FIFOWriter(fake.characterDevicePath)
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
         #expect(source.sensors == [.gyroscope, .accelerometer])
-        #expect(source.bufferPath == fake.device + "/buffer0")
-        #expect(source.scanElementsPath == fake.device + "/buffer0")
+        #expect(source.bufferPath == fake.devicePath + "/buffer0")
+        #expect(source.scanElementsPath == fake.devicePath + "/buffer0")
         let (samples, error) = try Self.run(source, writer, bytes) { () throws in
             // While capturing: every element and the timestamp enabled, length set, the device's
             // own trigger set, the buffer enabled.
@@ -114,7 +115,7 @@ struct IIOBufferedSourceTests {
         }
         Self.expectSamples(samples, expected)
         // The writer closed the FIFO after the last scan: every scan came first, then the error.
-        #expect(error == .disconnected(path: fake.fifo, pendingBytes: 0))
+        #expect(error == .disconnected(path: fake.characterDevicePath, pendingBytes: 0))
         // Everything is put back.
         #expect(try fake.read("buffer0/enable") == "0")
         for name in Self.axisNames + ["in_timestamp"] { #expect(try fake.read("buffer0/\(name)_en") == "0", "\(name)") }
@@ -128,14 +129,14 @@ struct IIOBufferedSourceTests {
     func shortReadsAreReassembled() throws {
         let (bytes, expected) = try Self.broadScans(try BroadTrial01.rows(before: 1))
         let fake = try Self.imu()
-        defer { fake.cleanUp() }
-        let writer = try FIFOWriter(fake.fifo)
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
+        defer { fake.remove() }
+        let writer = try FIFOWriter(fake.characterDevicePath)
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
         // Pieces of odd sizes, none a multiple of the 24-byte scan, with a pause after each so
         // that the reader finds scans cut in two.
         let (samples, error) = try Self.run(source, writer, bytes, chunks: [1, 7, 13, 23, 5, 31, 3, 17, 2, 41], pause: 0.0002)
         Self.expectSamples(samples, expected)
-        #expect(error == .disconnected(path: fake.fifo, pendingBytes: 0))
+        #expect(error == .disconnected(path: fake.characterDevicePath, pendingBytes: 0))
         let statistics = source.statistics
         #expect(statistics.scans == expected.count)
         #expect(statistics.partialReads > 0, "no read ended inside a scan: the test did not test short reads")
@@ -146,14 +147,14 @@ struct IIOBufferedSourceTests {
     func unpluggedDeviceEndsWithATypedErrorAfterEveryCompleteScan() throws {
         let (bytes, expected) = try Self.broadScans(try BroadTrial01.rows(before: 1))
         let fake = try Self.imu()
-        defer { fake.cleanUp() }
-        let writer = try FIFOWriter(fake.fifo)
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
+        defer { fake.remove() }
+        let writer = try FIFOWriter(fake.characterDevicePath)
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
         // 100 scans and 10 bytes of the 101st, then the device goes away (the FIFO is closed).
         let (samples, error) = try Self.run(source, writer, Array(bytes.prefix(100 * 24 + 10)), chunks: [24 * 7 + 5], pause: 0.001)
         Self.expectSamples(samples, Array(expected.prefix(100)))
-        #expect(error == .disconnected(path: fake.fifo, pendingBytes: 10))
-        #expect(error?.description.contains(fake.fifo) == true)
+        #expect(error == .disconnected(path: fake.characterDevicePath, pendingBytes: 10))
+        #expect(error?.description.contains(fake.characterDevicePath) == true)
         #expect(try fake.read("buffer0/enable") == "0")
         #expect(try fake.read("buffer0/in_accel_x_en") == "0")
         #expect(try source.next() == nil)
@@ -254,7 +255,8 @@ struct IIOBufferedSourceTests {
             return (pattern << UInt64(v.shift) | junk, expected)
         }
 
-        var encoder = ScanEncoder(scanSize: v.scanSize)
+        var scans: [UInt8] = []
+        let scanSize = v.scanSize
         var expected: [SensorSample] = []
         let first = BroadTrial01.nanoseconds(rows[0][0])
         for row in rows {
@@ -269,7 +271,7 @@ struct IIOBufferedSourceTests {
             }
             let ns = BroadTrial01.nanoseconds(row[0])
             fields.append((v.timestampOffset, littleEndianBytes(UInt64(bitPattern: ns), count: 8)))
-            encoder.append(fields)
+            scans += IIOFakeDevice.scan(size: scanSize, fields: fields)
             expected.append(
                 SensorSample(
                     timestamp: Double(ns - first) / 1e9, gyroscope: SIMD3(values[3], values[4], values[5]),
@@ -277,13 +279,13 @@ struct IIOBufferedSourceTests {
         }
 
         let fake = try Self.imu(type: v.type, files: files)
-        defer { fake.cleanUp() }
-        let writer = try FIFOWriter(fake.fifo)
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
-        let (samples, error) = try Self.run(source, writer, encoder.bytes, chunks: [v.scanSize * 5 + 3], pause: 0.0005)
+        defer { fake.remove() }
+        let writer = try FIFOWriter(fake.characterDevicePath)
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
+        let (samples, error) = try Self.run(source, writer, scans, chunks: [v.scanSize * 5 + 3], pause: 0.0005)
         #expect(source.layout?.scanSize == v.scanSize)
         Self.expectSamples(samples, expected)
-        #expect(error == .disconnected(path: fake.fifo, pendingBytes: 0))
+        #expect(error == .disconnected(path: fake.characterDevicePath, pendingBytes: 0))
         #expect(try fake.read("buffer0/enable") == "0")
     }
 
@@ -293,7 +295,7 @@ struct IIOBufferedSourceTests {
         // Accelerometer at 0, 2, 4; a repeated element (le:s12/16X2>>4, 4 bytes) at 8; an s32 at
         // 12; gyroscope at 16, 18, 20; timestamp at 24; 32 bytes. The two extra elements were left
         // enabled by another program and stay so.
-        let elements: [FakeBufferedDevice.Element] = [
+        let elements: [IIOFakeDevice.Element] = [
             .init(name: "in_accel_x", index: 0, type: "le:s16/16>>0"), .init(name: "in_accel_y", index: 1, type: "le:s16/16>>0"),
             .init(name: "in_accel_z", index: 2, type: "le:s16/16>>0"),
             .init(name: "in_humidityrelative", index: 3, type: "le:s12/16X2>>4", enabled: true),
@@ -301,16 +303,17 @@ struct IIOBufferedSourceTests {
             .init(name: "in_anglvel_x", index: 5, type: "le:s16/16>>0"), .init(name: "in_anglvel_y", index: 6, type: "le:s16/16>>0"),
             .init(name: "in_anglvel_z", index: 7, type: "le:s16/16>>0"),
         ]
-        let fake = try FakeBufferedDevice(
+        let fake = try IIOFakeDevice(
             elements: elements, timestampIndex: 8, files: ["in_accel_scale": "0.5", "in_anglvel_scale": "0.25"])
-        defer { fake.cleanUp() }
+        defer { fake.remove() }
         let raws: [[Int16]] = [[1, -2, 3, -4, 5, -6], [-32768, 32767, 0, 100, -100, 7], [12, 34, 56, 78, 90, -12]]
-        var encoder = ScanEncoder(scanSize: 32)
+        var scans: [UInt8] = []
+        let scanSize = 32
         var expected: [SensorSample] = []
         for (n, raw) in raws.enumerated() {
             let b = raw.map { littleEndianBytes(UInt64(UInt16(bitPattern: $0)), count: 2) }
             let ns = Int64(5_000_000_000 + n * 10_000_000)
-            encoder.append([
+            scans += IIOFakeDevice.scan(size: scanSize, fields: [
                 (0, b[0]), (2, b[1]), (4, b[2]), (8, [0xFF, 0xFF, 0xEE, 0xEE]), (12, [0xDE, 0xAD, 0xBE, 0xEF]),
                 (16, b[3]), (18, b[4]), (20, b[5]), (24, littleEndianBytes(UInt64(ns), count: 8)),
             ])
@@ -319,16 +322,16 @@ struct IIOBufferedSourceTests {
                     timestamp: Double(n) * 0.01, gyroscope: SIMD3(raw[3...].map { Double($0) * 0.25 }),
                     accelerometer: SIMD3(raw[..<3].map { Double($0) * 0.5 }), magnetometer: nil))
         }
-        let writer = try FIFOWriter(fake.fifo)
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
-        let (samples, error) = try Self.run(source, writer, encoder.bytes)
+        let writer = try FIFOWriter(fake.characterDevicePath)
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
+        let (samples, error) = try Self.run(source, writer, scans)
         #expect(source.layout?.placements.map(\.element.name) == [
             "in_accel_x", "in_accel_y", "in_accel_z", "in_humidityrelative", "in_temp", "in_anglvel_x", "in_anglvel_y",
             "in_anglvel_z", "in_timestamp",
         ])
         #expect(source.layout?.placements.map(\.offset) == [0, 2, 4, 8, 12, 16, 18, 20, 24])
         Self.expectSamples(samples, expected)
-        #expect(error == .disconnected(path: fake.fifo, pendingBytes: 0))
+        #expect(error == .disconnected(path: fake.characterDevicePath, pendingBytes: 0))
         #expect(try fake.read("buffer0/in_temp_en") == "1")
         #expect(try fake.read("buffer0/in_humidityrelative_en") == "1")
         #expect(try fake.read("buffer0/in_accel_x_en") == "0")
@@ -336,17 +339,18 @@ struct IIOBufferedSourceTests {
 
     @Test func legacyBufferAndScanElementsFolders() throws {
         let fake = try Self.imu(legacy: true, trigger: .none)
-        defer { fake.cleanUp() }
-        let writer = try FIFOWriter(fake.fifo)
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo, bufferLength: nil)
-        #expect(source.bufferPath == fake.device + "/buffer")
-        #expect(source.scanElementsPath == fake.device + "/scan_elements")
-        var encoder = ScanEncoder(scanSize: 24)
+        defer { fake.remove() }
+        let writer = try FIFOWriter(fake.characterDevicePath)
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath, bufferLength: nil)
+        #expect(source.bufferPath == fake.devicePath + "/buffer")
+        #expect(source.scanElementsPath == fake.devicePath + "/scan_elements")
+        var scans: [UInt8] = []
+        let scanSize = 24
         let raw: [Int16] = [100, -200, 4096, 10, -20, 0]
-        encoder.append(
+        scans += IIOFakeDevice.scan(size: scanSize, fields:
             raw.enumerated().map { (2 * $0.offset, littleEndianBytes(UInt64(UInt16(bitPattern: $0.element)), count: 2)) }
                 + [(16, littleEndianBytes(123_456_789, count: 8))])
-        let (samples, error) = try Self.run(source, writer, encoder.bytes) { () throws in
+        let (samples, error) = try Self.run(source, writer, scans) { () throws in
             #expect(try fake.read("scan_elements/in_anglvel_z_en") == "1")
             #expect(try fake.read("scan_elements/in_timestamp_en") == "1")
             #expect(try fake.read("buffer/enable") == "1")
@@ -358,24 +362,25 @@ struct IIOBufferedSourceTests {
                 timestamp: 0, gyroscope: SIMD3(10 * Self.gyroScale, -20 * Self.gyroScale, 0),
                 accelerometer: SIMD3(100 * Self.accelScale, -200 * Self.accelScale, 4096 * Self.accelScale), magnetometer: nil)
         ])
-        #expect(error == .disconnected(path: fake.fifo, pendingBytes: 0))
+        #expect(error == .disconnected(path: fake.characterDevicePath, pendingBytes: 0))
         #expect(try fake.read("buffer/enable") == "0")
         #expect(try fake.read("scan_elements/in_anglvel_z_en") == "0")
     }
 
     @Test func magnetometerInMicroteslaWithPerAxisScaleAndOffsets() throws {
         // Gauss: scale 0.00058 shared, 0.0006 for z; offset −3 for x, shared 5 for y and z.
-        let fake = try FakeBufferedDevice(
+        let fake = try IIOFakeDevice(
             name: "fake-magn",
             elements: ["x", "y", "z"].enumerated().map { .init(name: "in_magn_\($0.element)", index: $0.offset, type: "be:s16/16>>0") },
             timestampIndex: 3,
             files: ["in_magn_scale": "0.00058", "in_magn_z_scale": "0.0006", "in_magn_x_offset": "-3", "in_magn_offset": "5"])
-        defer { fake.cleanUp() }
+        defer { fake.remove() }
         let raws: [[Int16]] = [[384, 27_000, -70_00], [-1, 0, 1], [32767, -32768, 12345]]
-        var encoder = ScanEncoder(scanSize: 16)  // 0, 2, 4; timestamp at 8
+        var scans: [UInt8] = []
+        let scanSize = 16  // 0, 2, 4; timestamp at 8
         var expected: [SensorSample] = []
         for (n, raw) in raws.enumerated() {
-            encoder.append(
+            scans += IIOFakeDevice.scan(size: scanSize, fields:
                 raw.enumerated().map { (2 * $0.offset, bigEndianBytes(UInt64(UInt16(bitPattern: $0.element)), count: 2)) }
                     + [(8, littleEndianBytes(UInt64(1_000 + n * 12_500_000), count: 8))])
             // µT = (raw + offset) × scale (gauss) × 100, in that order, as IIODevice computes it.
@@ -384,26 +389,27 @@ struct IIOBufferedSourceTests {
             let z = (Double(raw[2]) + 5) * 0.0006 * 100
             expected.append(SensorSample(timestamp: Double(n) * 0.0125, gyroscope: nil, accelerometer: nil, magnetometer: SIMD3(x, y, z)))
         }
-        let writer = try FIFOWriter(fake.fifo)
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
+        let writer = try FIFOWriter(fake.characterDevicePath)
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
         #expect(source.sensors == [.magnetometer])
-        let (samples, error) = try Self.run(source, writer, encoder.bytes)
+        let (samples, error) = try Self.run(source, writer, scans)
         Self.expectSamples(samples, expected)
-        #expect(error == .disconnected(path: fake.fifo, pendingBytes: 0))
+        #expect(error == .disconnected(path: fake.characterDevicePath, pendingBytes: 0))
         // 384 raw + (−3) = 381 × 0.00058 gauss = 0.22098 gauss = 22.098 µT.
         #expect(abs((samples.first?.magnetometer?.x ?? 0) - 22.098) < 1e-12)
     }
 
     @Test func onlyTheChannelTypesAskedFor() throws {
         let fake = try Self.imu()
-        defer { fake.cleanUp() }
-        let writer = try FIFOWriter(fake.fifo)
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo, types: [.accelerometer])
+        defer { fake.remove() }
+        let writer = try FIFOWriter(fake.characterDevicePath)
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath, types: [.accelerometer])
         #expect(source.sensors == [.accelerometer])
         // Accelerometer at 0, 2, 4; timestamp at 8; 16 bytes.
-        var encoder = ScanEncoder(scanSize: 16)
-        encoder.append([(0, [0x01, 0x00]), (2, [0xFF, 0xFF]), (4, [0x00, 0x10]), (8, littleEndianBytes(42, count: 8))])
-        let (samples, error) = try Self.run(source, writer, encoder.bytes) { () throws in
+        var scans: [UInt8] = []
+        let scanSize = 16
+        scans += IIOFakeDevice.scan(size: scanSize, fields: [(0, [0x01, 0x00]), (2, [0xFF, 0xFF]), (4, [0x00, 0x10]), (8, littleEndianBytes(42, count: 8))])
+        let (samples, error) = try Self.run(source, writer, scans) { () throws in
             #expect(try fake.read("buffer0/in_accel_x_en") == "1")
             #expect(try fake.read("buffer0/in_anglvel_x_en") == "0")
         }
@@ -413,7 +419,7 @@ struct IIOBufferedSourceTests {
                 timestamp: 0, gyroscope: nil, accelerometer: SIMD3(1 * Self.accelScale, -1 * Self.accelScale, 4096 * Self.accelScale),
                 magnetometer: nil)
         ])
-        #expect(error == .disconnected(path: fake.fifo, pendingBytes: 0))
+        #expect(error == .disconnected(path: fake.characterDevicePath, pendingBytes: 0))
     }
 
     @Test func timestampOrigin() throws {
@@ -425,12 +431,13 @@ struct IIOBufferedSourceTests {
         ]
         for (origin, expected) in cases {
             let fake = try Self.imu(trigger: .none)
-            defer { fake.cleanUp() }
-            let writer = try FIFOWriter(fake.fifo)
-            let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo, timestampOrigin: origin)
-            var encoder = ScanEncoder(scanSize: 24)
-            encoder.append([(16, littleEndianBytes(UInt64(stamp), count: 8))])
-            let (samples, _) = try Self.run(source, writer, encoder.bytes)
+            defer { fake.remove() }
+            let writer = try FIFOWriter(fake.characterDevicePath)
+            let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath, timestampOrigin: origin)
+            var scans: [UInt8] = []
+            let scanSize = 24
+            scans += IIOFakeDevice.scan(size: scanSize, fields: [(16, littleEndianBytes(UInt64(stamp), count: 8))])
+            let (samples, _) = try Self.run(source, writer, scans)
             #expect(samples.map(\.timestamp) == [expected], "origin \(String(describing: origin))")
         }
     }
@@ -438,7 +445,7 @@ struct IIOBufferedSourceTests {
     // MARK: - Trigger rule
 
     @Test func triggerRule() throws {
-        typealias Case = (trigger: FakeBufferedDevice.Trigger, requested: String?, during: String?, after: String?)
+        typealias Case = (trigger: IIOFakeDevice.Trigger, requested: String?, during: String?, after: String?)
         let cases: [Case] = [
             // None set, the device's own trigger exists: it is set, and cleared again afterwards.
             (.interface(current: "", available: ["hrtimer-a", "fake-imu-dev0"]), nil, "fake-imu-dev0", ""),
@@ -454,8 +461,8 @@ struct IIOBufferedSourceTests {
         ]
         for (n, c) in cases.enumerated() {
             let fake = try Self.imu(trigger: c.trigger)
-            defer { fake.cleanUp() }
-            let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo, trigger: c.requested)
+            defer { fake.remove() }
+            let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath, trigger: c.requested)
             try source.start()
             #expect(source.trigger == c.during, "case \(n)")
             #expect((try? fake.read("trigger/current_trigger")) == c.during, "case \(n)")
@@ -468,9 +475,9 @@ struct IIOBufferedSourceTests {
 
     @Test func triggerAskedForOnADeviceWithoutTriggers() throws {
         let fake = try Self.imu(trigger: .none)
-        defer { fake.cleanUp() }
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo, trigger: "hrtimer-a")
-        #expect(throws: IIOBufferError.sysfs(.missingFile(path: fake.device + "/trigger/current_trigger"))) {
+        defer { fake.remove() }
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath, trigger: "hrtimer-a")
+        #expect(throws: IIOBufferError.sysfs(.missingFile(path: fake.devicePath + "/trigger/current_trigger"))) {
             try source.start()
         }
         #expect(try fake.read("buffer0/enable") == "0")
@@ -481,10 +488,10 @@ struct IIOBufferedSourceTests {
 
     @Test func bufferAlreadyEnabledIsBusyAndNothingChanges() throws {
         let fake = try Self.imu()
-        defer { fake.cleanUp() }
+        defer { fake.remove() }
         try fake.write("buffer0/enable", "1\n")
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
-        let enable = fake.device + "/buffer0/enable"
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
+        let enable = fake.devicePath + "/buffer0/enable"
         #expect(throws: IIOBufferError.busy(path: enable)) { try source.start() }
         #expect(try fake.read("buffer0/in_accel_x_en") == "0")
         #expect(try fake.read("buffer0/length") == "1024")
@@ -495,7 +502,7 @@ struct IIOBufferedSourceTests {
         #expect(message.contains("echo 0"))
         #expect(message.contains("iio-sensor-proxy"))
         // next() reports the same error, then nothing more.
-        let second = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
+        let second = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
         #expect(throws: IIOBufferError.busy(path: enable)) { try second.next() }
         #expect(try second.next() == nil)
     }
@@ -524,22 +531,22 @@ struct IIOBufferedSourceTests {
     @Test(.enabled(if: geteuid() != 0, "root is never refused: run the tests as another user to check EACCES"))
     func permissionDeniedOnTheDeviceNodeAndOnSysfs() throws {
         let fake = try Self.imu()
-        defer { fake.cleanUp() }
-        chmod(fake.fifo, 0)
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
-        #expect(throws: IIOBufferError.permissionDenied(path: fake.fifo)) { try source.start() }
-        chmod(fake.fifo, 0o600)
-        chmod(fake.device + "/buffer0/in_accel_y_en", 0o444)
-        let second = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
-        #expect(throws: IIOBufferError.permissionDenied(path: fake.device + "/buffer0/in_accel_y_en")) { try second.start() }
+        defer { fake.remove() }
+        chmod(fake.characterDevicePath, 0)
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
+        #expect(throws: IIOBufferError.permissionDenied(path: fake.characterDevicePath)) { try source.start() }
+        chmod(fake.characterDevicePath, 0o600)
+        chmod(fake.devicePath + "/buffer0/in_accel_y_en", 0o444)
+        let second = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
+        #expect(throws: IIOBufferError.permissionDenied(path: fake.devicePath + "/buffer0/in_accel_y_en")) { try second.start() }
         #expect(try fake.read("buffer0/in_accel_x_en") == "0")  // put back
     }
 
     @Test func setupErrorsAreTypedAndNameTheFile() throws {
-        let scan = { (fake: FakeBufferedDevice) in fake.device + "/buffer0" }
+        let scan = { (fake: IIOFakeDevice) in fake.devicePath + "/buffer0" }
         do {
             let fake = try Self.imu()
-            defer { fake.cleanUp() }
+            defer { fake.remove() }
             try fake.remove("buffer0/in_timestamp_en")
             #expect(throws: IIOBufferError.missingScanElement(path: scan(fake) + "/in_timestamp_en")) {
                 try IIOBufferedSource(device: try fake.iioDevice)
@@ -547,7 +554,7 @@ struct IIOBufferedSourceTests {
         }
         do {
             let fake = try Self.imu()
-            defer { fake.cleanUp() }
+            defer { fake.remove() }
             try fake.write("buffer0/in_anglvel_y_type", "le:s16/x\n")
             #expect(throws: IIOBufferError.malformedType(
                 path: scan(fake) + "/in_anglvel_y_type", text: "le:s16/x", reason: "expected the number of storage bits after \"/\"")
@@ -557,24 +564,24 @@ struct IIOBufferedSourceTests {
         }
         do {
             let fake = try Self.imu()
-            defer { fake.cleanUp() }
+            defer { fake.remove() }
             try fake.remove("in_accel_scale")
-            #expect(throws: IIOBufferError.sysfs(.missingFile(path: fake.device + "/in_accel_scale"))) {
+            #expect(throws: IIOBufferError.sysfs(.missingFile(path: fake.devicePath + "/in_accel_scale"))) {
                 try IIOBufferedSource(device: try fake.iioDevice)
             }
-            #expect(throws: IIOBufferError.noChannels(device: fake.device)) {
+            #expect(throws: IIOBufferError.noChannels(device: fake.devicePath)) {
                 try IIOBufferedSource(device: try fake.iioDevice, types: [.magnetometer])
             }
         }
         do {
             let fake = try Self.imu()
-            defer { fake.cleanUp() }
+            defer { fake.remove() }
             try fake.remove("buffer0")
-            #expect(throws: IIOBufferError.noBuffer(device: fake.device)) { try IIOBufferedSource(device: try fake.iioDevice) }
+            #expect(throws: IIOBufferError.noBuffer(device: fake.devicePath)) { try IIOBufferedSource(device: try fake.iioDevice) }
         }
         do {
             let fake = try Self.imu()
-            defer { fake.cleanUp() }
+            defer { fake.remove() }
             try fake.write("buffer0/in_accel_z_type", "le:s12/16X2>>4\n")
             #expect(throws: IIOBufferError.unsupportedLayout(
                 path: scan(fake) + "/in_accel_z_type", reason: "an axis with repeat count 2; expected one value")
@@ -586,11 +593,11 @@ struct IIOBufferedSourceTests {
 
     @Test func failureHalfWayThroughSetupPutsEverythingBack() throws {
         let fake = try Self.imu()
-        defer { fake.cleanUp() }
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
+        defer { fake.remove() }
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
         // `length` cannot be read once the elements are enabled: setup fails after changing them.
         try fake.remove("buffer0/length")
-        try FileManager.default.createDirectory(atPath: fake.device + "/buffer0/length", withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: fake.devicePath + "/buffer0/length", withIntermediateDirectories: false)
         do throws(IIOBufferError) {
             try source.start()
             Issue.record("setup succeeded")
@@ -599,7 +606,7 @@ struct IIOBufferedSourceTests {
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(path == fake.device + "/buffer0/length")
+            #expect(path == fake.devicePath + "/buffer0/length")
         }
         for name in Self.axisNames + ["in_timestamp"] { #expect(try fake.read("buffer0/\(name)_en") == "0", "\(name)") }
         #expect(try fake.read("buffer0/enable") == "0")
@@ -608,13 +615,13 @@ struct IIOBufferedSourceTests {
 
     @Test func noDataIsAStallErrorAndTheBufferIsDisabled() throws {
         let fake = try Self.imu()
-        defer { fake.cleanUp() }
-        let writer = try FIFOWriter(fake.fifo)  // connected, silent
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo, stallTimeout: 0.3)
+        defer { fake.remove() }
+        let writer = try FIFOWriter(fake.characterDevicePath)  // connected, silent
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath, stallTimeout: 0.3)
         try source.start()
         writer.releaseKeeper()
         let start = ContinuousClock.now
-        #expect(throws: IIOBufferError.stalled(path: fake.fifo, seconds: 0.3)) { try source.next() }
+        #expect(throws: IIOBufferError.stalled(path: fake.characterDevicePath, seconds: 0.3)) { try source.next() }
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= .milliseconds(290) && elapsed < .seconds(3), "\(elapsed)")
         #expect(try fake.read("buffer0/enable") == "0")
@@ -623,9 +630,9 @@ struct IIOBufferedSourceTests {
 
     @Test func stopFromAnotherThreadWakesAWaitingNext() throws {
         let fake = try Self.imu()
-        defer { fake.cleanUp() }
-        let writer = try FIFOWriter(fake.fifo)
-        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo, stallTimeout: 60)
+        defer { fake.remove() }
+        let writer = try FIFOWriter(fake.characterDevicePath)
+        let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath, stallTimeout: 60)
         try source.start()
         writer.releaseKeeper()
         let stopped = DispatchSemaphore(value: 0)
@@ -648,9 +655,9 @@ struct IIOBufferedSourceTests {
 
     @Test func releasingTheSourceDisablesTheBuffer() throws {
         let fake = try Self.imu()
-        defer { fake.cleanUp() }
+        defer { fake.remove() }
         do {
-            let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.fifo)
+            let source = try IIOBufferedSource(device: fake.iioDevice, characterDevicePath: fake.characterDevicePath)
             try source.start()
             #expect(try fake.read("buffer0/enable") == "1")
             #expect(try fake.read("trigger/current_trigger") == "fake-imu-dev0")

@@ -25,12 +25,12 @@ struct IIOCaptureOptionsTests {
     func recordReadsOneBufferedDevice() throws {
         let (bytes, expected) = try IIOBufferedSourceTests.broadScans(try BroadTrial01.rows(before: 2))
         let fake = try IIOBufferedSourceTests.imu()
-        defer { fake.cleanUp() }
+        defer { fake.remove() }
         let options = try IIOCaptureOptions.parse(["--iio-root", fake.sysfs, "--dev-root", fake.root + "/dev"])
         let (source, notice) = try options.source(rate: nil)
         #expect(source is IIOBufferedSource && notice == nil)
 
-        let writer = try FIFOWriter(fake.fifo)
+        let writer = try FIFOWriter(fake.characterDevicePath)
         writer.start(bytes, close: false)
         let output = Self.temporaryFile("record")
         defer { try? FileManager.default.removeItem(atPath: output) }

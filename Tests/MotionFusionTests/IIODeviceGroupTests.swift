@@ -33,8 +33,8 @@ struct IIODeviceGroupTests {
 
         init(_ pair: FakeIMUPair, origin: Int64, frame: AttitudeReferenceFrame) throws {
             self.pair = pair
-            imuWriter = try FIFOWriter(pair.imu.fifo)
-            magnetometerWriter = try FIFOWriter(pair.magnetometer.fifo)
+            imuWriter = try FIFOWriter(pair.imu.characterDevicePath)
+            magnetometerWriter = try FIFOWriter(pair.magnetometer.characterDevicePath)
             group = try IIODeviceGroup(
                 devices: [try pair.imu.iioDevice, try pair.magnetometer.iioDevice],
                 characterDeviceFolder: pair.root + "/dev", timestampOrigin: origin)
@@ -140,7 +140,7 @@ struct IIODeviceGroupTests {
         #expect(run.group.statistics.timedOutWaits == 0 && run.group.statistics.lateReadings == 0)
         // The end: the IMU's own error, after every sample.
         let error = try #require(run.manager.error as? IIOBufferError)
-        #expect(error == .disconnected(path: pair.imu.fifo, pendingBytes: 0))
+        #expect(error == .disconnected(path: pair.imu.characterDevicePath, pendingBytes: 0))
         #expect(run.errors.withLock { $0 } == ["\(error)"])
         // Both devices put back.
         #expect(try pair.imu.read("buffer0/enable") == "0" && pair.magnetometer.read("buffer0/enable") == "0")
@@ -170,7 +170,7 @@ struct IIODeviceGroupTests {
         #expect(motions.map(\.timestamp) == expected.map(\.timestamp))
         #expect(FakeIMUPair.largestAttitudeDifference(motions, expected) <= 1e-9)
         let error = try #require(run.manager.error as? IIOBufferError)
-        #expect(error == .disconnected(path: pair.magnetometer.fifo, pendingBytes: 0))
+        #expect(error == .disconnected(path: pair.magnetometer.characterDevicePath, pendingBytes: 0))
         #expect(try pair.imu.read("buffer0/enable") == "0" && pair.magnetometer.read("buffer0/enable") == "0")
         // The group stays ended.
         #expect(try run.group.next() == nil)
@@ -199,7 +199,7 @@ struct IIODeviceGroupTests {
         #expect(motions.map(\.timestamp) == expected.map(\.timestamp))
         #expect(FakeIMUPair.largestAttitudeDifference(motions, expected) <= 1e-9)
         #expect(run.magnetometer.withLock { $0 }.isEmpty)
-        #expect((run.manager.error as? IIOBufferError) == .disconnected(path: pair.imu.fifo, pendingBytes: 0))
+        #expect((run.manager.error as? IIOBufferError) == .disconnected(path: pair.imu.characterDevicePath, pendingBytes: 0))
     }
 
     /// `stop()` from another thread wakes a `next()` waiting for data; the devices are put back. The
@@ -208,8 +208,8 @@ struct IIODeviceGroupTests {
     @Test func stopWakesAWaitingNext() throws {
         let pair = try FakeIMUPair()
         defer { pair.cleanUp() }
-        let imuWriter = try FIFOWriter(pair.imu.fifo)
-        let magnetometerWriter = try FIFOWriter(pair.magnetometer.fifo)
+        let imuWriter = try FIFOWriter(pair.imu.characterDevicePath)
+        let magnetometerWriter = try FIFOWriter(pair.magnetometer.characterDevicePath)
         _ = (imuWriter, magnetometerWriter)
         let group = try IIODeviceGroup(
             devices: [try pair.imu.iioDevice, try pair.magnetometer.iioDevice], characterDeviceFolder: pair.root + "/dev",

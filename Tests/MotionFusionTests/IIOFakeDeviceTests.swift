@@ -10,8 +10,8 @@ struct IIOFakeDeviceTests {
     @Test func aSourceReadsEveryScanWithItsTimestampAndValues() throws {
         let device = try IIOFakeDevice()
         defer { device.remove() }
-        #expect(device.layout.scanSize == 32)
-        #expect(device.layout.placement(of: "in_timestamp")?.offset == 24)
+        #expect(device.layout?.scanSize == 32)
+        #expect(device.layout?.placement(of: "in_timestamp")?.offset == 24)
         #expect(try IIODevice(path: device.devicePath).channelTypes == [.accelerometer, .gyroscope, .magnetometer])
         let writer = try IIOFakeScanWriter(device: device, rateHz: 2000, count: 200)
         let source = try IIOBufferedSource(
@@ -50,7 +50,7 @@ struct IIOFakeDeviceTests {
     @Test func theWriterWaitsForTheBufferToBeEnabled() throws {
         let device = try IIOFakeDevice(types: [.gyroscope])
         defer { device.remove() }
-        #expect(device.layout.scanSize == 16)
+        #expect(device.layout?.scanSize == 16)
         let writer = try IIOFakeScanWriter(device: device, rateHz: 1000, count: 10, enableTimeout: 0.05)
         writer.start()
         #expect(writer.wait(timeout: 10))

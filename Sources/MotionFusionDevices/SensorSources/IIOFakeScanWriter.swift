@@ -58,11 +58,12 @@ package final class IIOFakeScanWriter: @unchecked Sendable {
     /// enabled (the source has opened its end by then), lets the open return at once and keeps the
     /// source from ever finding the FIFO without a writer (which reads as an unplugged device).
     ///
-    /// - Throws: a `POSIXError` when the FIFO cannot be opened.
+    /// - Throws: a `POSIXError` when the FIFO cannot be opened. The device's element types must parse.
     package init(
         device: IIOFakeDevice, rateHz: Double, count: Int, closeAtEnd: Bool = true, enableTimeout: Double = 10
     ) throws {
         precondition(rateHz > 0 && rateHz.isFinite && count >= 0, "a rate above 0 and a count of at least 0")
+        precondition(device.layout != nil, "the device's scan elements have no valid layout")
         self.device = device
         self.rateHz = rateHz
         self.count = count
@@ -159,7 +160,7 @@ package final class IIOFakeScanWriter: @unchecked Sendable {
         let start = Self.monotonicNanoseconds()
         let period = 1e9 / rateHz
         var last = Int64.min
-        let stampOffset = device.layout.placement(of: "in_timestamp")?.offset ?? 0
+        let stampOffset = device.layout?.placement(of: "in_timestamp")?.offset ?? 0
         for k in 0..<count {
             if k & 63 == 0, isStopRequested { return }
             let due = Int64((Double(k) * period).rounded())
