@@ -27,10 +27,10 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
     /// 1e-7 to 1e-5), and each measurement variance is set to w ≈ σ⁴/V (V the growth per step), so
     /// in steady state an update removes V/σ², about 1 %, of a variance, never a near-total
     /// cancellation. An update that would still make a variance negative is refused
-    /// (``Covariance6/update(rows:_:_:innovation:variance:)``). In Float the BROAD scores equal
-    /// Double's to four decimals, and the long run (`scripts/long-run`) keeps the filter bounded.
-    /// (In 0.5 it was Double whatever `Scalar` was, which a single-precision FPU such as the
-    /// Cortex-M4F's runs in software: 1387 of the 2172 instructions per sample there.)
+    /// (``Covariance6/update(rows:_:_:innovation:variance:)``). In Float the scores stay close to
+    /// Double's (<doc:AccuracyResults>), and the long run (`scripts/long-run`) keeps the filter
+    /// bounded. (In 0.5 it was Double whatever `Scalar` was, which a single-precision FPU such as
+    /// the Cortex-M4F's runs in software: <doc:Performance> gives the cost.)
     @usableFromInline var covariance = Covariance6<Scalar>(diagonal: .zero)
     // The low-pass specific force: its last value (in I), the long-run mean of its norm (gravity
     // as this accelerometer reads it) and the low-pass (τ_a) of the squared deviation from that.

@@ -194,8 +194,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable public var isInitialized: Bool { initialized }
 
     /// The 9D attitude (the 6D one until a magnetometer sample arrives), sensor → ``frame``.
-    /// Always inlined: an out-of-line getter copied the whole filter (1368 bytes in Float) per read,
-    /// 827 instructions per sample on a Cortex-M4F (`scripts/embedded`).
+    /// Always inlined: an out-of-line getter copied the whole filter per read, which `scripts/embedded`
+    /// counts on a Cortex-M4F.
     @inlinable @inline(__always) public var quaternion: Quaternion<Scalar> {
         if outputFrame == settings.frame { return (output9 * attitude.strapdown).normalizedFast() }
         return settings.frame.fromNWU()

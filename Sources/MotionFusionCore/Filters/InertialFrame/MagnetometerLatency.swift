@@ -2,9 +2,9 @@
 /// and the compensation of that lag.
 ///
 /// Magnetometers sample more slowly than gyroscopes and average internally, so a reading describes
-/// the field as it was some milliseconds earlier: 10–12 ms for BROAD's IMU, 14–38 ms for the Inria
-/// smartphones (`Reference/magnetometer_latency.csv`, found without a filter from how the field's
-/// derivative follows the gyroscope). A reading `m` taken `d` seconds late, in a
+/// the field as it was some milliseconds earlier (`Reference/magnetometer_latency.csv` finds the lag
+/// of BROAD's IMU and the Inria smartphones without a filter, from how the field's derivative
+/// follows the gyroscope; <doc:InertialFrameFiltering> gives the figures). A reading `m` taken `d` seconds late, in a
 /// sensor turning at ω, differs from the current field by about `d ω × m`, since the field of the
 /// earth turns at `−ω × m` in the sensor frame. Where the field dips steeply (65° in Berlin, so the
 /// vertical part is twice the horizontal one), a turn about a horizontal axis moves the vertical
@@ -24,11 +24,9 @@
 /// ε (1 µT² rad²/s²) keeps the estimate near 0 until the sensor has turned (a turn of 1 rad/s in a
 /// 50 µT field gives 2500). A field fixed to the sensor (a magnet attached to it, iron that a
 /// calibration did not remove) is not late, but it enters `ω × m`: it adds nothing to the
-/// covariance and much to the variance, so it pulls the estimate toward 0 (in simulation, 300 µT
-/// fixed to the sensor turn a 30-ms lag into −5 ms); calibrate the magnetometer first. The estimate
+/// covariance and much to the variance, so it pulls the estimate toward 0 (<doc:InertialFrameFiltering>); calibrate the magnetometer first. The estimate
 /// is bounded to ±0.1 s and learns only at steps whose field is not judged disturbed against a
-/// reference. Its accuracy: within 2 ms of the filter-free reference on seven BROAD trials, within
-/// 6 ms on slow simulated turns, 5–17 ms high on most iPhone trials.
+/// reference. Its accuracy against the filter-free reference is in <doc:InertialFrameFiltering>.
 @frozen @usableFromInline
 struct MagnetometerLatency<Scalar: FusionScalar>: Sendable {
     /// The estimated lag, s (positive: the magnetometer is late).

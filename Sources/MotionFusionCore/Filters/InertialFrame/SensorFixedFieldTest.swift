@@ -23,9 +23,8 @@
 /// turn at the rate b moves a fixed field, so while a sensor whose bias is unknown and large turns
 /// slower than about twice it, the earth's field can be judged to turn with the sensor (and the
 /// heading left to the gyroscope). Requiring turns faster than twice `biasLimit` (20°/s) before
-/// judging was tried and was worse on every set of recordings here: on WeAllWalk's raw iPhones
-/// 9D 32.6° / 49.1° against 30.4° / 43.7° in 6D, on the phone trials with raw gyroscopes 19.2°
-/// against 17.1°.
+/// judging was tried and was worse on every set of recordings here (<doc:InertialFrameFiltering>
+/// gives the figures).
 @frozen @usableFromInline
 struct SensorFixedFieldTest<Scalar: FusionScalar>: Sendable {
     /// s: the low-pass against which each frame's deviation is taken.
