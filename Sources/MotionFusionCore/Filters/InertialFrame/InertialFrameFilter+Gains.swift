@@ -26,14 +26,11 @@ extension InertialFrameFilter {
         }
     }
 
-    /// Gains for one correction interval, cached.
+    /// Gains for one correction interval, cached: made anew when the interval changes by more than
+    /// 0.1 %, and when the settings are set (the filter's `settings` empties it).
     @usableFromInline
     struct StepGains: Sendable {
         @usableFromInline var dt: Scalar = 0
-        @usableFromInline var tauAcc: Scalar = -1
-        @usableFromInline var tauMag: Scalar = 0
-        @usableFromInline var tauCurrent: Scalar = 0
-        @usableFromInline var tauReference: Scalar = 0
         /// The accelerometer low-pass (second-order Butterworth, τ_a).
         @usableFromInline var acc = ButterworthLowPass<Scalar>()
         /// First-order gain `1 − e^(−T/τ_a)`.
@@ -54,25 +51,14 @@ extension InertialFrameFilter {
         @inlinable
         init(settings: Settings, dt: Scalar) {
             self.dt = dt
-            tauAcc = settings.accelerometerTimeConstant
-            tauMag = settings.magnetometerTimeConstant
-            tauCurrent = settings.magneticCurrentTimeConstant
-            tauReference = settings.magneticReferenceTimeConstant
-            acc = ButterworthLowPass(tau: tauAcc, dt: dt)
-            accFirstOrder = FirstOrder.gain(dt: dt, timeConstant: tauAcc)
-            mag = FirstOrder.gain(dt: dt, timeConstant: tauMag)
-            magCurrent = FirstOrder.gain(dt: dt, timeConstant: tauCurrent)
-            magReference = FirstOrder.gain(dt: dt, timeConstant: tauReference)
+            acc = ButterworthLowPass(tau: settings.accelerometerTimeConstant, dt: dt)
+            accFirstOrder = FirstOrder.gain(dt: dt, timeConstant: settings.accelerometerTimeConstant)
+            mag = FirstOrder.gain(dt: dt, timeConstant: settings.magnetometerTimeConstant)
+            magCurrent = FirstOrder.gain(dt: dt, timeConstant: settings.magneticCurrentTimeConstant)
+            magReference = FirstOrder.gain(dt: dt, timeConstant: settings.magneticReferenceTimeConstant)
             latencyHighPass = FirstOrder.gain(dt: dt, timeConstant: MagnetometerLatency<Scalar>.highPassTime)
             fieldLowPass = FirstOrder.gain(dt: dt, timeConstant: SensorFixedFieldTest<Scalar>.lowPassTime)
             fieldAveraging = FirstOrder.gain(dt: dt, timeConstant: SensorFixedFieldTest<Scalar>.averagingTime)
-        }
-
-        @inlinable
-        func matches(_ settings: Settings) -> Bool {
-            tauAcc == settings.accelerometerTimeConstant && tauMag == settings.magnetometerTimeConstant
-                && tauCurrent == settings.magneticCurrentTimeConstant
-                && tauReference == settings.magneticReferenceTimeConstant
         }
     }
 }

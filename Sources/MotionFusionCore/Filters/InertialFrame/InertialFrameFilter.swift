@@ -70,11 +70,14 @@ import RealModule
 /// Kalman step run every ``Settings-swift.struct/correctionInterval`` seconds on those averages, so
 /// the cost per sample falls as the sampling rate rises and no sample's information is dropped.
 ///
-/// **Parts**: the filter composes value types stored inline, each with its own tests: `SplitAttitude`
-/// (the three rotations), `RestDetector` (shared with ``GyroscopeBiasEstimator``), `BiasKalmanFilter`
-/// (bias and sensitivity) and `MagneticDisturbanceRejection`; the settings and the cached gains are
-/// extensions in their own files. The composition keeps the averages between correction steps, the
-/// accelerometer low-pass in I and the heading's start-up.
+/// **Parts**: the filter composes value types stored inline: `SplitAttitude` (the three rotations),
+/// `RestDetector` (shared with ``GyroscopeBiasEstimator``), `InertialAccelerometerLowPass` (the
+/// low-pass in I and its start-up), `HeadingStartUp`, `BiasKalmanFilter` (bias and sensitivity),
+/// `MagneticDisturbanceRejection`, `SensorFixedFieldTest` and `MagnetometerLatency`. Settings flow
+/// one way: setting them clamps them, gives the parts their parameters and empties the cached gains
+/// (extensions in their own files), which the next update and correction step make anew from the
+/// settings; the state never writes back to either. The composition keeps the averages between
+/// correction steps.
 ///
 /// All time constants are in seconds and every gain is computed from the actual intervals, so the
 /// same settings mean the same thing at 50 Hz and at 1 kHz, and irregular timestamps are handled.
@@ -109,7 +112,10 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     public var settings: Settings {
         didSet {
             settings = settings.clamped()
-            sampleGains = SampleGains()  // made anew at the next update
+            // Settings → gains → state, one way: the gains are made anew from the new settings at
+            // the next update and correction step.
+            sampleGains = SampleGains()
+            stepGains = StepGains()
             kalman.parameters = .init(settings)
             magnetic.parameters = .init(settings)
             // Switched off, the lag is 0 (as documented); switched on again it is learned afresh.
@@ -140,15 +146,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @usableFromInline var magCount: Scalar = 0
     @usableFromInline var rateSum: SIMD3<Scalar> = .zero  // ∫ω dt over the step (corrected rate)
 
-    // Accelerometer low-pass in I (second-order Butterworth state).
-    @usableFromInline var accState1: SIMD3<Scalar> = .zero
-    @usableFromInline var accState2: SIMD3<Scalar> = .zero
-    @usableFromInline var accFilterSeeded = false
-    // Fast start: for the first τ_a seconds the low-pass output is the running mean of the step
-    // averages, so a start in motion converges in τ_a, not in several τ_a.
-    @usableFromInline var accStartTime: Scalar = 0
-    @usableFromInline var accStarting = false  // the running mean is the low-pass output
-    @usableFromInline var accStartMean: SIMD3<Scalar> = .zero
+    /// The accelerometer's low-pass in I and its start-up.
+    @usableFromInline var accLowPass = InertialAccelerometerLowPass<Scalar>()
 
     /// Rest detection (its gyroscope low-pass also tells the magnetometer's new-field test whether
     /// the device turns).
@@ -172,10 +171,8 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// The last adaptive heading time constant below τ_m, s (0: none yet), where the next cube root
     /// starts.
     @usableFromInline var headingTimeConstant: Scalar = 0
-    // Heading start-up.
-    @usableFromInline var headingInitCount: Scalar = 0  // > 0: fast initial averaging, 1/N gains
-    @usableFromInline var headingSeeded = false  // a field has set the heading
-    @usableFromInline var headingInitTime: Scalar = 0
+    /// The heading's start-up.
+    @usableFromInline var headingStartUp = HeadingStartUp<Scalar>()
     @usableFromInline var lastHeadingDisagreement: Scalar = 0
 
     /// A filter that initializes itself from its first usable accelerometer sample.
@@ -268,13 +265,12 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     public mutating func reset(to attitude: Quaternion<Scalar>) {
         self.attitude = SplitAttitude(
             strapdown: (settings.frame.fromNWU(Scalar.self).conjugate * attitude).normalized())
-        accFilterSeeded = false
+        accLowPass.restart()
         kalman.restartMeasurements()
         latency.restart()
         fieldTest.restart()
         clearAverages()
-        headingInitCount = 0
-        headingSeeded = true  // the given attitude has a heading
+        headingStartUp.seedFromAttitude()
         initialized = true
         refreshOutputRotations()
     }
@@ -293,21 +289,18 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
             let tilt = try? Quaternion.rotation(from: up, to: SIMD3<Scalar>(0, 0, 1))
         else { return false }
         attitude = SplitAttitude(strapdown: tilt)
-        accFilterSeeded = false
+        accLowPass.restart()
         kalman.restartMeasurements()
         latency.restart()
         fieldTest.restart()
         clearAverages()
-        headingInitCount = 0
-        headingSeeded = false
+        headingStartUp.restart()
         if let magnetometer, let m = VectorCheck.readingDirection(magnetometer) {
             let h = tilt.act(on: m)
             if h.x * h.x + h.y * h.y > 0 {
                 let half = -Scalar.atan2(y: h.y, x: h.x) / 2
                 attitude.heading = Quaternion(w: .cos(half), x: 0, y: 0, z: .sin(half))
-                headingSeeded = true
-                headingInitCount = 1
-                headingInitTime = 0
+                headingStartUp.seedFromField()
             }
         }
         initialized = true
@@ -385,34 +378,19 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     @inlinable
     mutating func correct() {
         let interval = stepTime
-        if abs(interval - stepGains.dt) > stepGains.dt * 1e-3 || !stepGains.matches(settings) {
+        if abs(interval - stepGains.dt) > stepGains.dt * 1e-3 {
             stepGains = StepGains(settings: settings, dt: interval)
         }
         attitude.normalizeStrapdown()
         var accCorrection = SIMD2<Scalar>.zero
         var accUsed = false
         if accCount > 0 {
-            let inertial = accSum / accCount
-            let filtered: SIMD3<Scalar>
-            if accFilterSeeded && accStarting && VectorCheck.isFinite(accStartMean) {
-                accStartTime += interval
-                accStartMean += (inertial - accStartMean) * (interval / accStartTime)
-                (accState1, accState2) = stepGains.acc.steadyState(accStartMean)
-                filtered = accStartMean
-                // Once: changing τ_a later does not restart the mean.
-                accStarting = accStartTime < settings.accelerometerTimeConstant
-            } else if accFilterSeeded && VectorCheck.isFinite(accState1 + accState2) {
-                filtered = stepGains.acc.step(inertial, &accState1, &accState2)
-            } else {
-                (accState1, accState2) = stepGains.acc.steadyState(inertial)
-                filtered = inertial
-                accStartTime = interval
-                accStartMean = inertial
-                accStarting = true
-                accFilterSeeded = true
-            }
+            let filtered = accLowPass.step(
+                accSum / accCount, interval: interval, filter: stepGains.acc,
+                timeConstant: settings.accelerometerTimeConstant)
             kalman.trackGravityNorm(
-                filtered, interval: interval, starting: accStarting, accelerometerGain: stepGains.accFirstOrder)
+                filtered, interval: interval, starting: accLowPass.isStarting,
+                accelerometerGain: stepGains.accFirstOrder)
             if let correction = attitude.correctInclination(toward: filtered) {
                 accCorrection = correction
                 accUsed = true
@@ -488,25 +466,12 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         guard let disagreement = attitude.headingDisagreement(fieldDirection: e) else { return nil }
         lastHeadingDisagreement = disagreement
 
-        if !headingSeeded {
-            // The first usable field (at initialization, or later if the first samples had none)
-            // sets the heading outright; the following ones are averaged with gains 1/2, 1/3, ….
-            headingSeeded = true
-            gain = 1
-            nominal = false
-            headingInitCount = 1
-            headingInitTime = 0
-        } else if headingInitCount > 0 {
-            // Fast start: the running mean of the first τ_m seconds, of the fields that are not
-            // judged disturbed against a reference (before the first reference every field counts).
-            headingInitTime += dt
-            nominal = false
-            if !(magnetic.disturbed && magnetic.hasReference) {
-                headingInitCount += 1
-                gain = max(gain, 1 / headingInitCount)
-            }
-            if headingInitTime >= settings.magnetometerTimeConstant { headingInitCount = 0 }
-        }
+        // The first usable field (at initialization, or later if the first samples had none) sets
+        // the heading outright; for τ_m after it the heading follows the fields' running mean.
+        let pastStartUp = headingStartUp.adjust(
+            gain: &gain, interval: dt, counts: !(magnetic.disturbed && magnetic.hasReference),
+            timeConstant: settings.magnetometerTimeConstant)
+        if !pastStartUp { nominal = false }
         if nominal {
             let psi = settings.magneticHeadingUncertainty
             if disagreementVariance > 0 {
