@@ -31,6 +31,9 @@ let package = Package(
             pkgConfig: "lapacke",
             providers: [.apt(["liblapacke-dev", "libblas-dev"])]
         ),
+        // The system zlib, through which MotionFusionIO reads gzip-compressed recordings. Seen only by
+        // MotionFusionIO, imported with `internal import`, never exposed.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // Header-only vector square roots for the many-stream engine (the standard library has none).
         .target(name: "CVectorMath"),
         // The layers: Core ← IO ← Devices, Core ← Estimation, Core ← Simulation, all ← MotionFusion;
@@ -47,7 +50,7 @@ let package = Package(
         // CSV reading and writing, recordings, the recorder, output files that never lose data.
         .target(
             name: "MotionFusionIO",
-            dependencies: ["MotionFusionCore", .product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["MotionFusionCore", "CZlib", .product(name: "RealModule", package: "swift-numerics")]
         ),
         // Wahba, quaternion averages, batch rotation and the calibrators: the LAPACK-backed parts.
         .target(

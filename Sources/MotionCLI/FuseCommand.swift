@@ -14,7 +14,7 @@ struct FuseCommand: ParsableCommand {
         commandName: "fuse",
         abstract: "Fuse a CSV recording into attitude, one row per gyroscope reading.",
         discussion: """
-            INPUT: a CSV file (- for standard input) with t,gx,gy,gz,ax,ay,az and optionally \
+            INPUT: a CSV file (- for standard input; gzip-compressed or not) with t,gx,gy,gz,ax,ay,az and optionally \
             mx,my,mz, in s, rad/s, m/s² and µT unless its header says otherwise ("gx (deg/s)"), \
             checked against the data; or one file per sensor. OUTPUT: t,qw,qx,qy,qz (sensor → earth, scalar first), bias, \
             gravity, linear and earth-frame linear acceleration, flags; a file is replaced only when \

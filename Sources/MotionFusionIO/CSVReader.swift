@@ -1,3 +1,4 @@
+internal import CZlib
 import MotionFusionCore
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,10 @@ import MotionFusionCore
 /// name, in any order, and ignores the others.
 ///
 /// Accepted: a UTF-8 byte-order mark, LF or CRLF line ends, blank lines (skipped), surrounding
-/// spaces in header names, `nan`/`inf` spelled as `strtod` reads them.
+/// spaces in header names, `nan`/`inf` spelled as `strtod` reads them. A gzip-compressed file (or
+/// standard input) is decompressed as it is read, whatever its name (zlib's `gzread`, which reads
+/// an uncompressed file as it is); a compressed stream that is cut short or corrupt is an error
+/// naming the file, never a shorter recording.
 ///
 /// A line is whole only with its newline. A last data line without one is a line cut short (a
 /// crash or a full disk in the middle of a write; the cut may fall inside a number, leaving text
@@ -34,7 +38,8 @@ public final class CSVReader {
     public private(set) var header: [String] = []
     /// Bytes read so far, for progress reporting.
     public private(set) var bytesRead: Int = 0
-    /// The file's size in bytes, if known.
+    /// The file's size in bytes, if known: a regular file's, not for standard input or a pipe. For a
+    /// compressed file, ``bytesRead`` counts the compressed bytes read, so that the two compare.
     public let fileSize: Int?
     /// The line number of the last row returned (the header is line 1).
     public private(set) var lineNumber = 0  // 1 once the header is read
@@ -42,7 +47,7 @@ public final class CSVReader {
     /// once the reader has reached the end of the file.
     public private(set) var partialLastLine: CSVPartialLine?
 
-    private let file: UnsafeMutablePointer<FILE>
+    private let file: gzFile
     private let path: String
     /// The bytes read and not yet consumed are `buffer[start..<end]`; `capacity` bytes are allocated.
     private var buffer: UnsafeMutablePointer<UInt8>
@@ -65,13 +70,22 @@ public final class CSVReader {
     ///   ``CSVError/lineTooLong(line:limit:)``.
     public init(path: String) throws(CSVError) {
         // `-` is standard input (a duplicate of its descriptor, so that closing the reader leaves it open).
-        guard let file = path == "-" ? fdopen(dup(0), "rb") : fopen(path, "rb") else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        if fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            throw .unreadable(path: path, reason: String(cString: strerror(EISDIR)))
         }
+        fileSize = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        // zlib owns the descriptor from here (gzclose closes it).
+        guard let file = gzdopen(descriptor, "rb") else {
+            close(descriptor)
+            throw .unreadable(path: path, reason: "out of memory")
+        }
+        gzbuffer(file, UInt32(Self.chunk))
         self.file = file
         self.path = path
-        var info = stat()
-        fileSize = fstat(fileno(file), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
         capacity = Self.chunk * 2
         buffer = .allocate(capacity: capacity)
         fieldStarts = .allocate(capacity: 1)
@@ -81,12 +95,6 @@ public final class CSVReader {
         if let line = try nextLine() {
             var bytes = Array(UnsafeBufferPointer(start: buffer + line.lowerBound, count: line.count))
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-            if bytes.starts(with: [0x1F, 0x8B]) {
-                throw .unreadable(
-                    path: path,
-                    reason: "the file is gzip-compressed; decompress it first, or give - and pipe it in "
-                        + "(gzip -dc FILE.csv.gz | motion fuse - -o OUT.csv)")
-            }
             names = bytes.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
                 String(decoding: $0, as: UTF8.self).trimmingSpaces()
             }
@@ -102,7 +110,7 @@ public final class CSVReader {
     }
 
     deinit {
-        fclose(file)
+        gzclose_r(file)
         buffer.deallocate()
         fieldStarts.deallocate()
         fieldEnds.deallocate()
@@ -367,16 +375,31 @@ public final class CSVReader {
                 start = 0
             }
             reserve(Self.chunk)
-            let got = fread(buffer + end, 1, Self.chunk, file)
-            end += got
-            bytesRead += got
-            if got < Self.chunk {
-                if ferror(file) != 0 {
-                    throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-                }
-                atEnd = true
+            let got = Int(gzread(file, buffer + end, UInt32(Self.chunk)))
+            var code: Int32 = 0
+            let message = gzerror(file, &code)
+            // Z_BUF_ERROR at the end: a compressed stream cut short (gzread returns what it had).
+            if got < 0 || (code != Z_OK && code != Z_STREAM_END) {
+                let reason =
+                    code == Z_ERRNO ? String(cString: strerror(errno))
+                    : code == Z_BUF_ERROR ? "the gzip stream is cut short (the compressed file is truncated)"
+                    : "the gzip stream is corrupt (\(Self.zlibMessage(message, code: code)))"
+                throw .unreadable(path: path, reason: reason)
             }
+            end += got
+            bytesRead = fileSize != nil && gzdirect(file) == 0 ? Int(gzoffset(file)) : bytesRead + got
+            if got < Self.chunk { atEnd = true }
         }
+    }
+
+    /// zlib's words for an error, without the `<fd:N>: ` it puts before them for a descriptor.
+    private static func zlibMessage(_ message: UnsafePointer<CChar>?, code: Int32) -> String {
+        guard let message else { return "zlib error \(code)" }
+        let text = String(cString: message)
+        guard text.hasPrefix("<fd:"), let colon = text.firstIndex(of: ":"),
+            let separator = text[text.index(after: colon)...].firstIndex(of: ":")
+        else { return text }
+        return String(text[text.index(after: separator)...]).trimmingSpaces()
     }
 
     /// Makes room for `count` more bytes after `end` (only a line longer than a chunk grows it).

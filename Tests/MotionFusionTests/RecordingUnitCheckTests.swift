@@ -269,15 +269,85 @@ struct RecordingUnitCheckTests {
 /// header with other names.
 @Suite("Reading other sources' files")
 struct OtherSourcesFileTests {
-    @Test func aGzippedRecordingIsNamedAsSuch() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mf-gz-\(UUID()).csv.gz").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0A]).write(to: URL(fileURLWithPath: path))
+    /// `path` compressed by the system's gzip (not by the code under test) into `path.gz`.
+    static func gzip(_ path: String) throws -> String {
+        let process = Process()
+        process.standardInput = FileHandle.nullDevice
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-kf", path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "gzip -kf \(path)")
+        return path + ".gz"
+    }
+
+    /// Every record, and the line it came from.
+    static func records(_ path: String) throws -> [IMURecord] {
+        let reader = try IMUCSVReader(path: path)
+        var records: [IMURecord] = []
+        while let record = try reader.next() { records.append(record) }
+        return records
+    }
+
+    /// A gzip-compressed recording is read as the same file uncompressed, whatever its name: every
+    /// record and line number the same (60,000 rows, across many chunks); progress counts the
+    /// compressed bytes, which end at the file's size.
+    @Test func aGzippedRecordingIsReadAsTheFileItCompresses() throws {
+        var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n"
+        for k in 0..<60_000 {
+            text += "\(Double(k) * 0.01),\(0.001 * Double(k % 97)),0.2,-0.3,0.1,0.05,9.81,20,\(Double(k % 13)),-40\n"
+        }
+        let plain = CSVReaderTests.file(text)
+        let compressed = try Self.gzip(plain)
+        let renamed = plain + ".data"  // no .gz: the bytes say it is compressed
+        try FileManager.default.copyItem(atPath: compressed, toPath: renamed)
+        defer { for path in [plain, compressed, renamed] { try? FileManager.default.removeItem(atPath: path) } }
+        let expected = try Self.records(plain)
+        #expect(expected.count == 60_000)
+        for path in [compressed, renamed] {
+            let records = try Self.records(path)
+            #expect(records.count == expected.count && records == expected, "\(path)")
+        }
+        let reader = try CSVReader(path: compressed)
+        while try reader.skipRow() {}
+        let size = try FileManager.default.attributesOfItem(atPath: compressed)[.size] as? Int
+        #expect(reader.fileSize == size && reader.bytesRead == size)
+    }
+
+    /// A compressed file cut short, or whose check sum disagrees (a flipped bit in its trailer), is an
+    /// error naming the file, never a shorter recording; one with a flipped byte inside the deflate
+    /// data is an error too (zlib's, or the rows' garbage found first), never a recording that reads
+    /// to its end. A folder is an error.
+    @Test func aCutShortOrCorruptGzipStreamIsAnError() throws {
+        var text = "t,gx,gy,gz,ax,ay,az\n"
+        for k in 0..<20_000 { text += "\(Double(k) * 0.01),0.1,0.2,\(k % 7),0,0,9.81\n" }
+        let plain = CSVReaderTests.file(text)
+        let compressed = try Self.gzip(plain)
+        defer { for path in [plain, compressed] { try? FileManager.default.removeItem(atPath: path) } }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: compressed))
+        let cut = compressed + ".cut.gz", badSum = compressed + ".sum.gz", damaged = compressed + ".damaged.gz"
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        var flipped = bytes
+        flipped[bytes.count - 8] ^= 0x01  // the CRC-32 of the uncompressed data
+        try flipped.write(to: URL(fileURLWithPath: badSum))
+        flipped = bytes
+        flipped[bytes.count / 3] ^= 0xFF
+        try flipped.write(to: URL(fileURLWithPath: damaged))
+        defer { for path in [cut, badSum, damaged] { try? FileManager.default.removeItem(atPath: path) } }
+        for (path, words) in [(cut, "cut short"), (badSum, "corrupt")] {
+            #expect {
+                _ = try Self.records(path)
+            } throws: { error in
+                guard case CSVError.unreadable(let named, let reason) = error else { return false }
+                return named == path && reason.contains(words)
+            }
+        }
+        #expect(throws: CSVError.self) { _ = try Self.records(damaged) }
         #expect {
-            _ = try CSVReader(path: path)
+            _ = try CSVReader(path: FileManager.default.temporaryDirectory.path)
         } throws: { error in
             guard case CSVError.unreadable(_, let reason) = error else { return false }
-            return reason.contains("gzip-compressed") && reason.contains("gzip -dc")
+            return reason == String(cString: strerror(EISDIR))
         }
     }
 
@@ -289,10 +359,13 @@ struct OtherSourcesFileTests {
                 + "with an optional unit such as 'az (unit)'; found: 'time', 'accX', 'accY', 'accZ')")
     }
 
-    @Test func standardInputIsADash() throws {
-        // The CLI's input `-`: a child process feeds a recording through a pipe to `motion fuse - -o FILE`.
+    /// The CLI's input `-`: a recording, plain or gzip-compressed, fed to `motion fuse - -o FILE`
+    /// on standard input gives what the file given by name gives.
+    @Test(arguments: [false, true])
+    func standardInputIsADash(compressed: Bool) throws {
         let motion = try StandardOutputTests.binary()
-        let input = FuseCommandTests.input(rows: 300)
+        let plain = FuseCommandTests.input(rows: 300)
+        let input = compressed ? try Self.gzip(plain) : plain
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("mf-stdin-\(UUID()).csv").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         let process = Process()
@@ -304,7 +377,7 @@ struct OtherSourcesFileTests {
         #expect(process.terminationStatus == 0)
         let direct = output + ".direct.csv"
         defer { try? FileManager.default.removeItem(atPath: direct) }
-        try FuseCommandTests.run(["fuse", input, "-o", direct])
+        try FuseCommandTests.run(["fuse", plain, "-o", direct])
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: URL(fileURLWithPath: direct)))
     }
 }
