@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import recording_columns as rc
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MOTION = ".build/release/motion"
@@ -51,8 +52,8 @@ EXTRA_ARGS: list = []  # --extra: appended to every `motion fuse` command (param
 NOMINAL_RATE = 2000.0 / 7.0  # Hz, BROAD's sampling rate (285.714 Hz)
 
 # The BROAD CSV columns this script uses (the README of the reference data describes them all).
-INPUT_COLUMNS = ("t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz", "qw", "qx", "qy", "qz", "movement")
-OUTPUT_COLUMNS = ("t", "qw", "qx", "qy", "qz")
+INPUT_COLUMNS = rc.SENSORS + rc.TRUTH + (rc.MOVEMENT,)
+OUTPUT_COLUMNS = (rc.TIME,) + rc.TRUTH
 
 
 @dataclass(frozen=True)
@@ -128,10 +129,10 @@ def load_trial(path: Path) -> Trial:
     def stack(*names):
         return np.ascontiguousarray(np.column_stack([cols[n] for n in names]), dtype=np.float64)
 
-    q_ref = stack("qw", "qx", "qy", "qz")
-    scored = (cols["movement"] == 1) & np.all(np.isfinite(q_ref), axis=1)
-    return Trial(path.stem, path, cols["t"], stack("gx", "gy", "gz"), stack("ax", "ay", "az"),
-                 stack("mx", "my", "mz"), q_ref, scored, cols["movement"])
+    q_ref = stack(*rc.TRUTH)
+    scored = (cols[rc.MOVEMENT] == 1) & np.all(np.isfinite(q_ref), axis=1)
+    return Trial(path.stem, path, cols[rc.TIME], stack(*rc.GYROSCOPE), stack(*rc.ACCELEROMETER),
+                 stack(*rc.MAGNETOMETER), q_ref, scored, cols[rc.MOVEMENT])
 
 
 def decimation_factor(rate_hz: float) -> int:
@@ -181,7 +182,7 @@ def decimate(trial: Trial, k: int, folder: Path) -> Trial:
     path = folder / f"{trial.name}.csv"
     # %.17g reads back as the same doubles, so the CLI sees exactly the arrays VQF gets.
     np.savetxt(path, np.column_stack([t, gyr, acc, mag]), fmt="%.17g", delimiter=",",
-               header="t,gx,gy,gz,ax,ay,az,mx,my,mz", comments="")
+               header=rc.header(rc.SENSORS), comments="")
     return Trial(trial.name, path, t, np.ascontiguousarray(gyr), np.ascontiguousarray(acc),
                  np.ascontiguousarray(mag), np.ascontiguousarray(q_ref), scored,
                  moving.astype(np.float64))
@@ -270,7 +271,7 @@ def run_cli(motion: Path, method: Method, mode: str, trial: Trial, tmpdir: Path)
                            f"for {len(trial.t)} input rows")
     if not np.allclose(cols["t"], trial.t, rtol=0, atol=1e-5):
         raise RuntimeError(f"{method.key} {mode} on {trial.name}: output t does not match input t")
-    return np.column_stack([cols[c] for c in ("qw", "qx", "qy", "qz")])
+    return np.column_stack([cols[c] for c in rc.TRUTH])
 
 
 def run_vqf(trial: Trial) -> dict:

@@ -85,6 +85,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import recording_columns as rc
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_INPUT = "../shared/reference-data/broad/01_undisturbed_slow_rotation_A.csv"
@@ -103,18 +104,18 @@ def load(path: Path, every: int):
         header = f.readline().strip().split(",")
     data = np.genfromtxt(path, delimiter=",", skip_header=1, ndmin=2)
     col = {name: i for i, name in enumerate(header)}
-    missing = [c for c in ("t", "gx", "gy", "gz", "ax", "ay", "az") if c not in col]
+    missing = [c for c in rc.INERTIAL if c not in col]
     if missing:
         fail(f"{path}: missing columns {', '.join(missing)}")
     data = data[::every]
     if len(data) < 3:
         fail(f"{path}: fewer than 3 samples (after --every {every})")
-    t = np.ascontiguousarray(data[:, col["t"]])
-    gyr = np.ascontiguousarray(data[:, [col["gx"], col["gy"], col["gz"]]])
-    acc = np.ascontiguousarray(data[:, [col["ax"], col["ay"], col["az"]]])
+    t = np.ascontiguousarray(data[:, col[rc.TIME]])
+    gyr = np.ascontiguousarray(data[:, [col[c] for c in rc.GYROSCOPE]])
+    acc = np.ascontiguousarray(data[:, [col[c] for c in rc.ACCELEROMETER]])
     mag = None
-    if all(c in col for c in ("mx", "my", "mz")):
-        mag = np.ascontiguousarray(data[:, [col["mx"], col["my"], col["mz"]]])
+    if all(c in col for c in rc.MAGNETOMETER):
+        mag = np.ascontiguousarray(data[:, [col[c] for c in rc.MAGNETOMETER]])
     return t, gyr, acc, mag
 
 
@@ -382,8 +383,8 @@ def run_complementary_c(args, motion: Path, csv: Path, t, gyr, acc):
                 fail(f"motion fuse failed:\n{result.stderr}")
             with fused.open() as handle:
                 header = handle.readline().strip().split(",")
-            columns = [header.index(name) for name in ("qw", "qx", "qy", "qz")]
-            finals[precision] = np.loadtxt(fused, delimiter=",", skiprows=1, usecols=columns)
+            indices = [header.index(name) for name in rc.TRUTH]
+            finals[precision] = np.loadtxt(fused, delimiter=",", skiprows=1, usecols=indices)
         q = finals["double"]
         rows = np.hstack([dt[:, None], gyr, acc]).astype("<f8")
         samples = Path(tmp) / "samples.bin"
@@ -442,9 +443,9 @@ def run_complementary_c(args, motion: Path, csv: Path, t, gyr, acc):
 
 def write_input_csv(path: Path, t, gyr, acc, mag) -> None:
     """The samples as a `motion fuse` input CSV (what `motion bench --input` and `motion fuse` read)."""
-    columns = [t[:, None], gyr, acc] + ([mag] if mag is not None else [])
-    header = "t,gx,gy,gz,ax,ay,az" + (",mx,my,mz" if mag is not None else "")
-    np.savetxt(path, np.hstack(columns), delimiter=",", header=header, comments="", fmt="%.17g")
+    arrays = [t[:, None], gyr, acc] + ([mag] if mag is not None else [])
+    header = rc.header(rc.SENSORS if mag is not None else rc.INERTIAL)
+    np.savetxt(path, np.hstack(arrays), delimiter=",", header=header, comments="", fmt="%.17g")
 
 
 def run_ours(args, motion: Path, csv: Path):

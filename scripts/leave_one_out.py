@@ -56,6 +56,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import compare_accuracy as ca  # noqa: E402
+import recording_columns as rc
 
 DATASETS = ("broad", "tyrex")
 DATASET_TITLES = {"broad": "BROAD", "tyrex": "tyrex-dev phones"}
@@ -151,7 +152,7 @@ def run_cell(motion: Path, trials: Trials, dataset: str, name: str, mode: str, c
     out.unlink()
     if len(cols["t"]) != len(d["t"]):
         raise RuntimeError(f"{shlex.join(command)}: {len(cols['t'])} output rows for {len(d['t'])} input rows")
-    q = np.column_stack([cols[c] for c in ("qw", "qx", "qy", "qz")])
+    q = np.column_stack([cols[c] for c in rc.TRUTH])
     return scores_of(trials.tyrex.errors(q, d["quat"], d["score"], mode == "9D"))
 
 

@@ -37,6 +37,7 @@ import numpy as np
 
 import ahrs
 from ahrs.filters import Complementary, Madgwick, Mahony
+import recording_columns as rc
 
 AHRS_VERSION = "0.4.0"
 NUMPY_VERSION = "2.4.6"
@@ -235,7 +236,7 @@ def read_inputs():
     with open(OUT_DIR / "filter_inputs.csv", newline="") as fh:
         rows = list(csv.reader(fh))
     header = rows[0]
-    assert header == ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz"], header
+    assert header == list(rc.SENSORS), header
     data = np.array([[float(v) for v in r] for r in rows[1:]])
     return data[:, 0], data[:, 1:4], data[:, 4:7], data[:, 7:10]
 
@@ -419,7 +420,7 @@ def main() -> None:
 
     # ---- inputs ------------------------------------------------------------
     t_mem, gyr_mem, acc_mem, mag_mem, q_true, q0 = make_inputs()
-    write_csv("filter_inputs.csv", ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz"],
+    write_csv("filter_inputs.csv", list(rc.SENSORS),
               (np.concatenate([[t_mem[k]], gyr_mem[k], acc_mem[k], mag_mem[k]]) for k in range(N)))
     t, gyr, acc, mag = read_inputs()
     check(np.array_equal(t, t_mem) and np.array_equal(gyr, gyr_mem) and np.array_equal(acc, acc_mem)
@@ -429,7 +430,7 @@ def main() -> None:
     note(f"q0 = {[repr(float(v)) for v in q0]} (true attitude at t=0 in NWU, rpy = {RPY0})")
 
     # ---- ahrs runs ---------------------------------------------------------
-    qcols = ["t", "qw", "qx", "qy", "qz"]
+    qcols = [rc.TIME, *rc.TRUTH]
     runs = {}   # name -> (Q, extra, extra_cols, mag_or_None)
     for beta in MADGWICK_BETAS:
         suffix = "" if beta == 0.1 else f"_beta{beta}"

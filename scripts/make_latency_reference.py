@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import scipy
 from scipy.optimize import minimize_scalar
+import recording_columns as rc
 
 repo = Path(__file__).resolve().parent.parent
 shared = repo.parent / "shared" / "reference-data"
@@ -37,9 +38,9 @@ def lag(t, gyr, mag):
 rows = ["dataset,trial,rate_hz,turning_samples,lag_ms"]
 for path in sorted((shared / "broad").glob("*.csv")):
     a = np.genfromtxt(path, delimiter=",", names=True)
-    t = a["t"]
-    gyr = np.column_stack([a["gx"], a["gy"], a["gz"]])
-    mag = np.column_stack([a["mx"], a["my"], a["mz"]])
+    t = a[rc.TIME]
+    gyr = np.column_stack([a[c] for c in rc.GYROSCOPE])
+    mag = np.column_stack([a[c] for c in rc.MAGNETOMETER])
     d, n = lag(t, gyr, mag)
     rows.append(f"broad,{path.stem},{1 / np.median(np.diff(t)):.1f},{n},{1000 * d:.3f}")
     print(rows[-1], flush=True)

@@ -47,6 +47,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import recording_columns as rc
 
 REST_FLAG = 1 << 5  # FusionFlags.restDetected
 
@@ -67,10 +68,10 @@ def read_csv(path: str) -> dict:
 
 
 def quaternions(c: dict, path: str) -> np.ndarray:
-    missing = [k for k in ("t", "qw", "qx", "qy", "qz") if k not in c]
+    missing = [k for k in (rc.TIME,) + rc.TRUTH if k not in c]
     if missing:
         sys.exit(f"plot: {path} has no column(s) {', '.join(missing)}")
-    return np.column_stack([c["qw"], c["qx"], c["qy"], c["qz"]])
+    return np.column_stack([c[k] for k in rc.TRUTH])
 
 
 def multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -177,7 +178,7 @@ BIAS_STEP = 0.5  # s, where that median is evaluated
 def gyroscope(c: dict, path: str) -> np.ndarray:
     """gx, gy, gz in rad/s; a header unit (deg/s, °/s, dps) after the name is honoured."""
     columns = []
-    for axis in ("gx", "gy", "gz"):
+    for axis in rc.GYROSCOPE:
         names = [n for n in c if n == axis or n.startswith(axis + " (") or n.startswith(axis + "[")
                  or n.startswith(axis + " [")]
         if not names:

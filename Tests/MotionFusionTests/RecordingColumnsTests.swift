@@ -17,6 +17,35 @@ struct RecordingColumnsTests {
         for name in ["qw", "movement", "x", "T", "Gx"] { #expect(RecordingColumns.longName(of: name) == nil, "\(name)") }
     }
 
+    /// The Python scripts take the names from scripts/recording_columns.py, which must spell each
+    /// of them as this table does.
+    @Test func thePythonScriptsUseTheSameNames() throws {
+        let path = WMMData.root.appendingPathComponent("scripts/recording_columns.py").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var names: [String: [String]] = [:]
+        for line in text.split(separator: "\n") {
+            // NAME = "a"  or  NAME = ("a", "b", …)
+            let parts: [String] = line.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: CharacterSet.whitespaces)
+            }
+            guard parts.count == 2, parts[0].allSatisfy({ $0.isUppercase || $0 == "_" }) else { continue }
+            let value: String = parts[1]
+            guard value.hasPrefix("\"") || value.hasPrefix("(\"") else { continue }
+            let pieces: [Substring] = value.split(separator: "\"", omittingEmptySubsequences: false)
+            var quoted: [String] = []
+            for (index, piece) in pieces.enumerated() where index % 2 == 1 { quoted.append(String(piece)) }
+            names[parts[0]] = quoted
+        }
+        let expected: [String: [String]] = [
+            "TIME": [RecordingColumns.time], "GYROSCOPE": RecordingColumns.gyroscope,
+            "ACCELEROMETER": RecordingColumns.accelerometer, "MAGNETOMETER": RecordingColumns.magnetometer,
+            "TRUTH": RecordingColumns.truth, "MOVEMENT": [RecordingColumns.movement], "AXES": RecordingColumns.axes,
+        ]
+        #expect(names == expected)
+        #expect(text.contains("INERTIAL = (TIME,) + GYROSCOPE + ACCELEROMETER\n"))
+        #expect(text.contains("SENSORS = INERTIAL + MAGNETOMETER\n"))
+    }
+
     /// Every spelling in a unit's table reads as its unit, the Greek mu as the micro sign, and the
     /// message lists the table in its order.
     @Test func everySpellingInTheTableReadsAsItsUnit() {
