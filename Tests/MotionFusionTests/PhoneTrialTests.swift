@@ -53,22 +53,16 @@ enum TyrexData {
         }
     }
 
-    /// The rows of a gzipped CSV with a header line, as numbers (`nan` allowed).
+    /// The rows of a gzipped CSV with a header line, as numbers (`nan` and empty fields read as NaN),
+    /// read by ``CSVReader`` (which decompresses it; its numbers are checked against `strtod` in
+    /// CSVReaderNumberTests).
     static func rows(_ name: String) throws -> [[Double]] {
-        let process = Process()
-        process.standardInput = FileHandle.nullDevice  // never the test runner's (a terminal would stop it)
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-dc", folder.appendingPathComponent(name).path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "gzip -dc \(name)")
-        let text = String(decoding: data, as: UTF8.self)
-        return text.split(separator: "\n").dropFirst().map { line in
-            line.split(separator: ",").map { Double($0) ?? .nan }
-        }
+        let reader = try CSVReader(path: folder.appendingPathComponent(name).path)
+        let columns = Array(reader.header.indices)
+        var rows: [[Double]] = []
+        var values: [Double] = []
+        while try reader.nextRow(columns: columns, into: &values, optional: Set(columns)) { rows.append(values) }
+        return rows
     }
 
     /// A trial: `t,gx,gy,gz,ax,ay,az,mx,my,mz` and its truth `t,qw,qx,qy,qz,valid,score`, read
