@@ -57,4 +57,24 @@ struct IIOFakeDeviceTests {
         #expect(writer.timestamps.isEmpty)
         #expect(writer.problem != nil)
     }
+
+    /// Devices sharing one tree: a number already taken is refused without touching the device that
+    /// has it, and the tree lives as long as any device in it.
+    @Test func devicesSharingATreeNeverTouchEachOther() throws {
+        let owner = try IIOFakeDevice(types: [.gyroscope])
+        #expect(throws: POSIXError.self) {
+            _ = try IIOFakeDevice(name: "other", elements: [], sharing: owner)  // number 0 again
+        }
+        #expect(try owner.read("name") == "fake-imu")
+        #expect(FileManager.default.fileExists(atPath: owner.characterDevicePath))
+        let magnetometer = try IIOFakeDevice(
+            name: "fake-magn", elements: [.init(name: "in_magn_x", index: 0, type: "le:s16/16>>0")], number: 1,
+            sharing: IIOFakeDevice(types: [.accelerometer]))  // its owner is held by it alone
+        #expect(try magnetometer.read("name") == "fake-magn")
+        #expect(try IIODevice.list(root: magnetometer.sysfs).map(\.name) == ["fake-imu", "fake-magn"])
+        magnetometer.remove()  // not the owner: the tree stays
+        #expect(FileManager.default.fileExists(atPath: magnetometer.root))
+        owner.remove()
+        #expect(!FileManager.default.fileExists(atPath: owner.root))
+    }
 }

@@ -76,8 +76,10 @@ package final class IIOFakeDevice {
     package let layout: IIOScanLayout?
     /// Kernel-unit scale of each channel type (value = raw × scale), from its `in_<type>_scale` file.
     package let scales: [IIOChannelType: Double]
-    /// Whether ``remove()`` deletes the tree (false for a device made `sharing:` another's).
-    private let ownsRoot: Bool
+    /// The device whose tree this one joined (kept alive with it: the tree goes with its owner);
+    /// nil for a device that made its tree, which ``remove()`` deletes.
+    private let owner: IIOFakeDevice?
+    private var ownsRoot: Bool { owner == nil }
 
     /// The scales the typical IMU uses for each channel type, in the kernel's units per count.
     package static let defaultScales: [IIOChannelType: Double] = [
@@ -102,8 +104,9 @@ package final class IIOFakeDevice {
     ///   - legacy: the buffer layout before kernel 5.11.
     ///   - length: `<buffer>/length`.
     ///   - number: N of `iio:deviceN`.
-    ///   - other: a device whose tree this one joins (its `number` must differ).
-    /// - Throws: a file system error; whatever was created is removed first.
+    ///   - other: a device whose tree this one joins: its `number` must be free there (else
+    ///     `EEXIST`), and its trigger interface lists no `available` triggers (they are the tree's).
+    /// - Throws: a file system error; whatever this device created is removed first.
     package init(
         name: String = "fake-imu", elements: [Element], timestampIndex: Int? = nil, files: [String: String] = [:],
         trigger: Trigger = .none, legacy: Bool = false, length: Int = 1024, number: Int = 0,
@@ -111,7 +114,7 @@ package final class IIOFakeDevice {
     ) throws {
         root = other?.root
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("mf-iio-fake-\(UUID().uuidString)").path
-        ownsRoot = other == nil
+        owner = other
         self.number = number
         self.legacy = legacy
         devicePath = root + "/sys/iio:device\(number)"
@@ -131,6 +134,17 @@ package final class IIOFakeDevice {
             uniqueKeysWithValues: types.compactMap { type in
                 files["in_\(type.rawValue)_scale"].flatMap(Double.init).map { (type, $0) }
             })
+        if other != nil {
+            if case .interface(_, let available) = trigger {
+                precondition(available.isEmpty, "a device sharing a tree adds no triggers to it")
+            }
+            // Never write over another device of the tree (nothing is created, so nothing removed).
+            if FileManager.default.fileExists(atPath: devicePath)
+                || FileManager.default.fileExists(atPath: characterDevicePath)
+            {
+                throw POSIXError(.EEXIST)
+            }
+        }
         do {
             try FileManager.default.createDirectory(atPath: root + "/dev", withIntermediateDirectories: true)
             try write("name", name + "\n")
