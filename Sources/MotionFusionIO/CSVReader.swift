@@ -36,10 +36,10 @@ import MotionFusionCore
 public final class CSVReader {
     /// The header's column names, trimmed.
     public private(set) var header: [String] = []
-    /// Bytes read so far, for progress reporting.
+    /// Bytes read so far, for progress reporting against ``fileSize``: of a compressed regular file,
+    /// the compressed bytes; otherwise (a plain file, standard input) the bytes of text.
     public private(set) var bytesRead: Int = 0
-    /// The file's size in bytes, if known: a regular file's, not for standard input or a pipe. For a
-    /// compressed file, ``bytesRead`` counts the compressed bytes read, so that the two compare.
+    /// The file's size in bytes, if known: a regular file's, not for standard input or a pipe.
     public let fileSize: Int?
     /// The line number of the last row returned (the header is line 1).
     public private(set) var lineNumber = 0  // 1 once the header is read
@@ -382,6 +382,7 @@ public final class CSVReader {
             if got < 0 || (code != Z_OK && code != Z_STREAM_END) {
                 let reason =
                     code == Z_ERRNO ? String(cString: strerror(errno))
+                    : code == Z_MEM_ERROR ? "out of memory while decompressing"
                     : code == Z_BUF_ERROR ? "the gzip stream is cut short (the compressed file is truncated)"
                     : "the gzip stream is corrupt (\(Self.zlibMessage(message, code: code)))"
                 throw .unreadable(path: path, reason: reason)

@@ -273,8 +273,8 @@ struct OtherSourcesFileTests {
     static func gzip(_ path: String) throws -> String {
         let process = Process()
         process.standardInput = FileHandle.nullDevice
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-kf", path]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-kf", path]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "gzip -kf \(path)")
@@ -366,6 +366,7 @@ struct OtherSourcesFileTests {
         let motion = try StandardOutputTests.binary()
         let plain = FuseCommandTests.input(rows: 300)
         let input = compressed ? try Self.gzip(plain) : plain
+        defer { for path in Set([plain, input]) { try? FileManager.default.removeItem(atPath: path) } }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("mf-stdin-\(UUID()).csv").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         let process = Process()
