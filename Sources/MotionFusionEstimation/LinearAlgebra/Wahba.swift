@@ -112,7 +112,7 @@ public enum Wahba {
     }
 
     /// R = U diag(1, 1, d) Vᵀ from B = U S Vᵀ with d = det(U) det(V), which maximizes tr(Rᵀ B): the
-    /// core's ``NearestRotation`` (the eigenvectors of BᵀB, plain Swift), refused when
+    /// core's ``NearestRotation`` (one-sided Jacobi SVD, plain Swift), refused when
     /// 2 (s₂ + d·s₃), the gap between the two largest eigenvalues of Davenport's K, is within
     /// `tolerance`.
     static func svd(_ b: [[Double]], tolerance: Double) throws(EstimationError) -> Quaternion<Double> {
