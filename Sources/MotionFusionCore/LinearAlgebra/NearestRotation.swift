@@ -57,11 +57,9 @@ package enum NearestRotation {
     /// errs by a few ulp of s₁, even when M has rank one or two, where the uniqueness test matters.
     package static func maximizingTrace(_ m: RotationMatrix<Double>) -> (rotation: RotationMatrix<Double>, margin: Double)? {
         guard let found = decomposed(m) else { return nil }
-        let (rotation, s1) = found
-        // In M's scale divided by its largest element (as decomposed scales), then scaled back.
-        let largest = m.maximumDifference(to: RotationMatrix(columns: .zero, .zero, .zero))
-        let trace = (rotation.column0 * m.column0 / largest).sum() + (rotation.column1 * m.column1 / largest).sum()
-            + (rotation.column2 * m.column2 / largest).sum()
-        return (rotation, (trace - s1 / largest) * largest)
+        // |tr(Rᵀ M)| ≤ 3 max|mᵢⱼ|: no scaling needed for it to stay finite.
+        let r = found.rotation
+        let trace = (r.column0 * m.column0).sum() + (r.column1 * m.column1).sum() + (r.column2 * m.column2).sum()
+        return (r, trace - found.s1)
     }
 }
