@@ -121,12 +121,10 @@ package final class IIOFakeDevice {
         characterDevicePath = root + "/dev/iio:device\(number)"
         let timestamp = timestampIndex.map { Element(name: "in_timestamp", index: $0, type: "le:s64/64>>0") }
         self.elements = elements + (timestamp.map { [$0] } ?? [])
-        types = IIOChannelType.allCases
-            .filter { type in elements.contains { $0.name == "in_\(type.rawValue)_x" } }
-            .sorted { a, b in
-                let index = { (t: IIOChannelType) in elements.first { $0.name == "in_\(t.rawValue)_x" }!.index }
-                return index(a) < index(b)
-            }
+        // A type's x element places it in the scan.
+        types = elements.sorted { $0.index < $1.index }.compactMap { element in
+            IIOChannelType.allCases.first { element.name == "in_\($0.rawValue)_x" }
+        }
         layout = try? IIOScanLayout(
             elements: elements.map { IIOScanElement(name: $0.name, index: $0.index, type: try IIOScanType(parsing: $0.type)) },
             timestamp: timestamp.map { IIOScanElement(name: $0.name, index: $0.index, type: try IIOScanType(parsing: $0.type)) })
