@@ -72,7 +72,21 @@ public struct RecordingUnitCheck: Sendable {
     @usableFromInline var magnetometerNorms: [Double] = []
     @usableFromInline var gyroscopeCount = 0
     @usableFromInline var gyroscopeBeyondRange = 0
-    @usableFromInline var done: Set<MeasuredQuantity> = []
+    /// The tests that have run, one bit per ``MeasuredQuantity`` (a set of bits: checked on every
+    /// row, where a `Set` would hash).
+    @usableFromInline var done: UInt8 = 0
+
+    /// Whether the test of `quantity` has run.
+    func isDone(_ quantity: MeasuredQuantity) -> Bool { done & Self.bit(quantity) != 0 }
+
+    static func bit(_ quantity: MeasuredQuantity) -> UInt8 {
+        switch quantity {
+        case .time: 1
+        case .gyroscope: 2
+        case .accelerometer: 4
+        case .magnetometer: 8
+        }
+    }
     @usableFromInline var pairsDone = false
     // The gyroscope integrated at three scales (as read, ÷ 180/π, × 180/π), sensor → a fixed frame.
     @usableFromInline var attitudes = [SIMD4<Double>](repeating: SIMD4(1, 0, 0, 0), count: 3)
@@ -186,24 +200,24 @@ public struct RecordingUnitCheck: Sendable {
     /// or with `final` true (the end of the recording) on what there is.
     public mutating func mismatch(final: Bool = false) -> Mismatch? {
         func ready(_ count: Int, _ full: Bool) -> Bool { full || (final && count >= Self.minimumCount) }
-        if !done.contains(.time), ready(intervals.count, intervals.count >= Self.sampleCount) {
-            done.insert(.time)
+        if !isDone(.time), ready(intervals.count, intervals.count >= Self.sampleCount) {
+            done |= Self.bit(.time)
             if let m = timeMismatch() { return m }
         }
-        if !done.contains(.accelerometer),
+        if !isDone(.accelerometer),
             ready(accelerometerNorms.count, accelerometerNorms.count >= Self.sampleCount)
         {
-            done.insert(.accelerometer)
+            done |= Self.bit(.accelerometer)
             if let m = accelerometerMismatch() { return m }
         }
-        if magnetometer != nil, !done.contains(.magnetometer),
+        if magnetometer != nil, !isDone(.magnetometer),
             ready(magnetometerNorms.count, magnetometerNorms.count >= Self.sampleCount)
         {
-            done.insert(.magnetometer)
+            done |= Self.bit(.magnetometer)
             if let m = magnetometerMismatch() { return m }
         }
-        if !done.contains(.gyroscope), ready(gyroscopeCount, gyroscopeCount >= Self.sampleCount) {
-            done.insert(.gyroscope)
+        if !isDone(.gyroscope), ready(gyroscopeCount, gyroscopeCount >= Self.sampleCount) {
+            done |= Self.bit(.gyroscope)
             if let m = gyroscopeRangeMismatch() { return m }
         }
         if !pairsDone, misses[0].count >= Self.pairCount || (final && misses[0].count > 0) {
