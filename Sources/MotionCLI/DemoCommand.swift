@@ -95,7 +95,7 @@ struct DemoCommand: ParsableCommand {
         }
         print("BROAD, \(names.count) trials with optical ground truth (mean of per-trial RMSE, movement phase):")
         print("  filter           9D total  9D heading  9D incl.  6D incl.  ns/sample (9D)")
-        let trials = try names.map { name throws(CSVError) in
+        let trials = try names.map { name throws(RecordingFileError) in
             try IMURecording.read(path: folder.appendingPathComponent(name).path)
         }
         for filter in FilterName.allCases {

@@ -93,73 +93,24 @@ struct DeviceMotionCommand: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         guard let input else { return try runLive(&processor, calibrationFiles: calibrationFiles) }
-        let recording = MultiRateRecording(path: input, units: units)
-        let reader: IMUCSVReader
-        do throws(CSVError) {
-            reader = try recording.reader()
-        } catch {
-            throw CommandFailure("\(input): \(error)")
-        }
-        // Before a row is read: an output that is an input, a link or a folder is refused here.
+        let reader = try units.open(.file(input))
+        // Before a sample is read: an output that is an input, a link or a folder is refused here.
         let file = try OutputFile(path: output, inputs: [input] + calibrationFiles)
-        // Rows written through to standard output or a device cannot be taken back: there, a
-        // regular input is first checked for rows without gyroscope or accelerometer.
-        if file.mode == .writeThrough, reader.csv.fileSize != nil, recording.hasMissingReadings() {
-            return try runMultiRate(recording, &processor, to: file)
-        }
-        let start = processor  // for a multi-rate recording, read again from the start
         file.write(Self.header)
-        var magnetometer = MultiRateRecording.MagnetometerPresence()
-        var reason: MultiRateRecording.Reason?
-        do throws(CSVError) {
-            // Row by row through the file's buffer: memory stays flat however long the recording.
-            while let r = try reader.next() {
-                if magnetometer.changes(r.magnetometer != nil) {
-                    reason = .magnetometerChanges(line: reader.csv.lineNumber)
-                    break
-                }
-                let m = processor.update(
-                    timestamp: r.timestamp, gyroscope: r.gyroscope, accelerometer: r.accelerometer,
-                    magnetometer: r.magnetometer)
-                Self.write(m, at: r.timestamp, to: file)
-            }
-        } catch {
-            guard MultiRateRecording.isMissingReading(error, in: reader) else {
-                file.abandon()
-                throw CommandFailure("\(input): \(error)")
-            }
-            reason = .missingReading(error)
-        }
-        if let reason {
-            // The rows computed are dropped, and the file read again from the start, as `motion
-            // fuse` does.
-            processor = start
-            return try recording.readAgain(because: reason, after: reader, dropOutput: file.abandon) {
-                try runMultiRate(recording, &processor, to: try OutputFile(path: output, inputs: [input] + calibrationFiles))
-            }
-        }
-        try file.commit()
-    }
-
-    /// A multi-rate recording: its samples as ``MultiRateRecording`` assembles them (those of
-    /// `motion fuse`), each one with a gyroscope and an accelerometer reading through the
-    /// processor, as `--live` does.
-    private func runMultiRate(
-        _ recording: MultiRateRecording, _ processor: inout DeviceMotionProcessor<InertialFrameFilter<Double>>,
-        to file: OutputFile
-    ) throws {
-        file.write(Self.header)
-        do {
-            let reader = try recording.assemble { sample in
-                guard let w = sample.gyroscope, let a = sample.accelerometer else { return }
+        do throws(RecordingFileError) {
+            // Sample by sample as ``RecordingReader`` makes them (those of `motion fuse`): memory
+            // stays flat however long the recording. A sample without an accelerometer reading
+            // (none yet, or the latest too old) gives no row, as with `--live`.
+            while let sample = try reader.next() {
+                guard let w = sample.gyroscope, let a = sample.accelerometer else { continue }
                 let m = processor.update(timestamp: sample.timestamp, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
                 Self.write(m, at: sample.timestamp, to: file)
             }
-            warnAboutCut(reader.csv.partialLastLine, in: recording.path)
         } catch {
             file.abandon()
-            throw error
+            throw CommandFailure("\(error)")
         }
+        warnAboutSkipped(by: reader)
         try file.commit()
     }
 

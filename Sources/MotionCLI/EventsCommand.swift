@@ -46,34 +46,29 @@ struct EventsCommand: ParsableCommand {
             shake: .init(threshold: shakeThreshold), movement: .init(threshold: movementThreshold))
         var events: [MotionEvent] = []
         var last = 0.0
-        let reader: IMUCSVReader
-        do throws(CSVError) {
-            reader = try IMUCSVReader(
-                path: input, timeUnit: units.timeUnit, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
-                magnetometerUnit: units.magUnit, checksUnits: !units.trustUnits)
-        } catch {
-            throw CommandFailure("\(input): \(error)")
-        }
+        let reader = try units.open(.file(input))
         let file = try OutputFile(path: output, inputs: [input])
         file.write("t,event,value\n")
         func write(_ events: inout [MotionEvent]) {
             for e in events { file.write("\(e.timestamp),\(e.name),\(e.value)\n") }
             events.removeAll(keepingCapacity: true)
         }
-        do throws(CSVError) {
-            while let r = try reader.next() {
+        do throws(RecordingFileError) {
+            // The samples of `motion device-motion`: one without an accelerometer reading is
+            // passed over.
+            while let sample = try reader.next() {
+                guard let w = sample.gyroscope, let a = sample.accelerometer else { continue }
                 let motion = processor.update(
-                    timestamp: r.timestamp, gyroscope: r.gyroscope, accelerometer: r.accelerometer,
-                    magnetometer: r.magnetometer)
+                    timestamp: sample.timestamp, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
                 detector.update(motion, into: &events)
                 if !events.isEmpty { write(&events) }
-                last = r.timestamp
+                last = sample.timestamp
             }
         } catch {
             file.abandon()
-            throw CommandFailure("\(input): \(error)")
+            throw CommandFailure("\(error)")
         }
-        warnAboutCut(reader.csv.partialLastLine, in: input)
+        warnAboutSkipped(by: reader)
         detector.finish(at: last, into: &events)
         write(&events)
         try file.commit()

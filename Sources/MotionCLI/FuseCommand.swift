@@ -185,76 +185,51 @@ struct FuseCommand: ParsableCommand {
             options: filterOptions, overrides: settingOverrides, frame: frame, for: FuseConsumer<S>(command: self))
     }
 
+    /// What is read: INPUT, or the sensors' files.
+    var recordingInput: RecordingReader.Input {
+        if let input { return .file(input) }
+        return .sensorFiles(gyroscope: gyroscope!, accelerometer: accelerometer!, magnetometer: magnetometer)
+    }
+
+    /// Fuses the recording sample by sample as ``RecordingReader`` makes them (one per gyroscope
+    /// reading, whatever the layout), writing each row as it is made: memory stays flat however
+    /// long the recording, and no sample allocates. A sample without accelerometer reading (none
+    /// yet, or the latest older than the assembler's age limit) is fused with a NaN
+    /// accelerometer: the gyroscope is integrated, there is no tilt correction and the row's flags
+    /// lack accelerometerUsed.
     func fuse<F: AttitudeFilter>(_ filter: F) throws {
         let calibration = try CalibrationFile.read(calibrationFiles)
-        func newStream() -> FusionStream<F> {
-            FusionStream(
-                filter: filter, clock: SampleClock(maximumGap: maximumGap),
-                biasEstimator: restBias ? GyroscopeBiasEstimator() : nil, calibration: calibration)
-        }
-        guard let input else {
-            try fuseSensorFiles(newStream())
-            return
-        }
-        let reader: IMUCSVReader
-        do throws(CSVError) {
-            reader = try multiRate(input).reader()
-        } catch {
-            throw CommandFailure("\(input): \(error)")
-        }
-        // Before a row is read: an output that is an input, a link or a folder is refused here.
-        var writer = stopAfter == .write ? try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) : nil
-        // Rows written through to standard output or a device cannot be taken back: there, a
-        // regular input is first checked for rows without gyroscope or accelerometer.
-        if let writer, writer.file.mode == .writeThrough, reader.csv.fileSize != nil, multiRate(input).hasMissingReadings() {
-            try fuseMultiRate(input, newStream(), writer: writer)
-            return
-        }
+        var stream = FusionStream(
+            filter: filter, clock: SampleClock(maximumGap: maximumGap),
+            biasEstimator: restBias ? GyroscopeBiasEstimator() : nil, calibration: calibration)
+        let reader = try units.open(recordingInput, useMagnetometer: !noMagnetometer)
+        // Before a sample is read: an output that is an input, a link or a folder is refused here.
+        let writer =
+            stopAfter == .write ? try FusionCSVWriter(path: output, inputs: recordingInput.paths + calibrationFiles) : nil
         let progress = Progress(label: "fuse")
-        var stream = newStream()
         var rows = 0
         var lastW = F.Scalar.zero  // printed in a measuring run, so the filter's work is kept
-        var magnetometer = MultiRateRecording.MagnetometerPresence()
-        var reason: MultiRateRecording.Reason?
-        do throws(CSVError) {
-            // Row by row: memory stays flat however long the recording, and no row allocates.
-            while let record = try reader.next() {
-                if magnetometer.changes(record.magnetometer != nil) {
-                    reason = .magnetometerChanges(line: reader.csv.lineNumber)
-                    break
-                }
-                if stopAfter != .parse {
+        do throws(RecordingFileError) {
+            while let sample = try reader.next() {
+                rows += 1
+                if stopAfter != .parse, let g = sample.gyroscope {
+                    let a = sample.accelerometer ?? SIMD3(repeating: .nan)
                     let result = stream.update(
-                        timestamp: record.timestamp, gyroscope: SIMD3<F.Scalar>(record.gyroscope),
-                        accelerometer: SIMD3<F.Scalar>(record.accelerometer),
-                        magnetometer: record.magnetometer.map(SIMD3<F.Scalar>.init))
+                        timestamp: sample.timestamp, gyroscope: SIMD3<F.Scalar>(g), accelerometer: SIMD3<F.Scalar>(a),
+                        magnetometer: sample.magnetometer.map(SIMD3<F.Scalar>.init))
                     writer?.write(result)
                     lastW = result.quaternion.w
                 }
-                rows += 1
-                if rows & 0xFFF == 0 {
-                    progress.report(rows: rows, bytes: reader.csv.bytesRead, of: reader.csv.fileSize)
-                }
+                if rows & 0xFFF == 0 { progress.report(rows: rows, bytes: reader.bytesRead, of: reader.totalBytes) }
             }
         } catch {
-            guard MultiRateRecording.isMissingReading(error, in: reader) else {
-                writer?.abandon()
-                throw CommandFailure("\(input): \(error)")
-            }
-            reason = .missingReading(error)
-        }
-        if let reason {
-            // What was fused row by row is dropped, and the file read again from the start.
-            try multiRate(input).readAgain(because: reason, after: reader, dropOutput: { writer?.abandon() }) {
-                if stopAfter == .write { writer = try FusionCSVWriter(path: output, inputs: [input] + calibrationFiles) }
-                try fuseMultiRate(input, newStream(), writer: writer)
-            }
-            return
+            writer?.abandon()
+            throw CommandFailure("\(error)")
         }
         try writer?.finish()
         progress.finish(rows: rows)
-        warnAboutCut(reader.csv.partialLastLine, in: input)
-        reportStop(rows: rows, bytes: reader.csv.bytesRead, lastW: lastW)
+        warnAboutSkipped(by: reader)
+        reportStop(rows: rows, bytes: reader.bytesRead, lastW: lastW)
     }
 
     /// The measuring run's last line (`--stop-after`).
@@ -263,55 +238,6 @@ struct FuseCommand: ParsableCommand {
         let detail = stopAfter == .filter ? ", last qw \(lastW)" : ""
         FileHandle.standardError.write(
             Data("fuse: stopped after \(stopAfter.rawValue), \(rows) rows, \(bytes) bytes\(detail)\n".utf8))
-    }
-
-    /// The input as a multi-rate recording (read through a ``SampleAssembler``).
-    func multiRate(_ input: String) -> MultiRateRecording {
-        MultiRateRecording(path: input, units: units, useMagnetometer: !noMagnetometer)
-    }
-
-    /// Fuses a multi-rate recording: each row's readings, in file order, go through a
-    /// ``SampleAssembler`` (default rules), which makes one sample per gyroscope reading.
-    func fuseMultiRate<F: AttitudeFilter>(_ input: String, _ stream: FusionStream<F>, writer: FusionCSVWriter?) throws {
-        var run = AssembledRun(stream: stream, writer: writer, stopAfter: stopAfter)
-        let reader: IMUCSVReader
-        do {
-            reader = try multiRate(input).assemble(
-                progress: { run.report(bytes: $0.csv.bytesRead, of: $0.csv.fileSize) }, { run.fuse($0) })
-        } catch {
-            writer?.abandon()
-            throw error
-        }
-        try run.finish()
-        warnAboutCut(reader.csv.partialLastLine, in: input)
-        reportStop(rows: run.rows, bytes: reader.csv.bytesRead, lastW: run.lastW)
-    }
-
-    /// Fuses one file per sensor (`--gyroscope`, `--accelerometer`, `--magnetometer`): their
-    /// readings, merged by timestamp, go through a ``SampleAssembler`` (default rules).
-    func fuseSensorFiles<F: AttitudeFilter>(_ stream: FusionStream<F>) throws {
-        var files: [(path: String, sensor: SensorReading.Sensor)] = [
-            (gyroscope!, .gyroscope), (accelerometer!, .accelerometer),
-        ]
-        if let magnetometer, !noMagnetometer { files.append((magnetometer, .magnetometer)) }
-        var merge = try SensorFileMerge(files: files, units: units)
-        let inputs = [gyroscope, accelerometer, magnetometer].compactMap { $0 } + calibrationFiles
-        // Before a row is fused: an output that is an input, a link or a folder is refused here.
-        let writer = stopAfter == .write ? try FusionCSVWriter(path: output, inputs: inputs) : nil
-        var run = AssembledRun(stream: stream, writer: writer, stopAfter: stopAfter)
-        do {
-            while let reading = try merge.next() {
-                run.add(reading)
-                let (bytes, total) = merge.progress
-                run.report(bytes: bytes, of: total)
-            }
-        } catch {
-            writer?.abandon()
-            throw error
-        }
-        try run.finish()
-        for source in merge.sources { warnAboutCut(source.reader.csv.partialLastLine, in: source.path) }
-        reportStop(rows: run.rows, bytes: merge.progress.bytes, lastW: run.lastW)
     }
 }
 

@@ -24,13 +24,13 @@ struct InertialInput: ParsableArguments {
     }
 
     func recording() throws -> IMURecording {
-        do throws(CSVError) {
+        do throws(RecordingFileError) {
             let recording = try IMURecording.read(
                 path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit, checksUnits: !trustUnits)
             warnAboutCut(recording.partialLastLine, in: input)
             return recording
         } catch {
-            throw CommandFailure("\(input): \(error)")
+            throw CommandFailure("\(error)")
         }
     }
 }

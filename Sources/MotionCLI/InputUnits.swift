@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MotionFusion
 
 /// The unit options of the commands that read a recording (`--time-unit`, `--gyro-unit`,
@@ -29,4 +30,35 @@ struct InputUnits: ParsableArguments {
             "Read the values in the units given even when the data contradict them (gravity not 9.81 m/s², a gyroscope that disagrees with the accelerometer's tilt, …).",
             visibility: .hidden))
     var trustUnits = false
+}
+
+extension InputUnits {
+    /// The units given, for ``RecordingReader``.
+    var given: RecordingReader.GivenUnits {
+        RecordingReader.GivenUnits(time: timeUnit, gyroscope: gyroUnit, accelerometer: accelUnit, magnetometer: magUnit)
+    }
+
+    /// Opens `input` with these units (checked against the data unless `--trust-units`).
+    ///
+    /// - Throws: ``CommandFailure`` naming the file.
+    func open(_ input: RecordingReader.Input, useMagnetometer: Bool = true) throws -> RecordingReader {
+        do throws(RecordingFileError) {
+            return try RecordingReader(input, units: given, useMagnetometer: useMagnetometer, checksUnits: !trustUnits)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}
+
+/// Tells the user, on standard error, what a recording's reader passed over: lines cut short at
+/// the end of a file (``warnAboutCut(_:in:)``) and readings discarded for a NaN or infinite
+/// timestamp.
+func warnAboutSkipped(by reader: RecordingReader) {
+    for (path, cut) in reader.partialLastLines { warnAboutCut(cut, in: path) }
+    let invalid = reader.statistics.invalidReadings + reader.discardedInvalidGyroscope
+    if invalid > 0 {
+        let paths = reader.input.paths.joined(separator: ", ")
+        FileHandle.standardError.write(
+            Data("warning: \(paths): \(invalid) reading\(invalid == 1 ? "" : "s") with a NaN or infinite timestamp discarded\n".utf8))
+    }
 }

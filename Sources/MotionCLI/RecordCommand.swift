@@ -62,7 +62,7 @@ struct RecordCommand: ParsableCommand {
         if iio {
             source = try capture.openSource(rate: rate)
         } else if let replay {
-            do { source = try CSVReplaySource(path: replay, pacing: pacing) } catch { throw CommandFailure("\(replay): \(error)") }
+            do { source = try CSVReplaySource(path: replay, pacing: pacing) } catch { throw CommandFailure("\(error)") }
         } else {
             // Computed as recorded: a scenario of ten minutes starts at once for a --duration of one
             // second, and holds one sample, not the whole recording.
@@ -94,7 +94,7 @@ struct RecordCommand: ParsableCommand {
             do throws(RecorderError) { try recorder.sync() } catch { failure = error }
         }
         if let failure { throw CommandFailure("\(failure)") }
-        if let error = manager.error { throw CommandFailure("source: \(error)") }
+        if let error = manager.error { throw CommandFailure(replay == nil ? "source: \(error)" : "\(error)") }
         if let replay, let replaying = source as? CSVReplaySource { warnAboutCut(replaying.partialLastLine, in: replay) }
         FileHandle.standardError.write("recorded \(manager.sampleCount) samples to \(output)\n".data(using: .utf8)!)
     }

@@ -18,11 +18,11 @@ import MotionFusionCore
 ///   (``CSVError/unitContradiction(quantity:column:name:header:given:)``), naming both. One that
 ///   agrees, or none, reads the file.
 ///
-/// ``units`` tells which units were used. ``next()`` reads a row of every sensor: empty
+/// ``units`` tells which units were used. ``nextReadings()`` reads a row as the readings it holds
+/// (any sensor's cells may be empty or `nan`: no reading), which ``RecordingReader`` — the reader
+/// every command uses — makes into samples. ``next()`` reads a row of every sensor: empty
 /// magnetometer fields give a row without magnetometer; every other field must be a number (`nan`
-/// is a number: the filters skip such samples as documented). ``nextReadings()`` reads a
-/// multi-rate recording instead, where any sensor's cells may be empty. Errors are ``CSVError``
-/// values naming line and column.
+/// is a number, passed on). Errors are ``CSVError`` values naming line and column.
 public final class IMUCSVReader {
     /// The units a recording is read in.
     public struct Units: Sendable, Hashable {
@@ -53,9 +53,13 @@ public final class IMUCSVReader {
     /// The underlying reader (header, progress).
     public let csv: CSVReader
     private let columns: [Int]
+    /// How many of `columns` are sensor columns and `t` (the extra columns follow them).
+    private let sensorColumnCount: Int
+    /// For each extra column asked for, whether the header has it.
+    public let extraColumnsFound: [Bool]
     private let optional: Set<Int>
-    /// Every sensor column (all but `t`): what ``nextReadings()`` allows to be empty.
-    private let sensorColumns: Set<Int>
+    /// What ``nextReadings()`` allows to be empty: the sensor and extra columns.
+    private let multiRateOptional: Set<Int>
     private let timeUnit: TimeUnit
     private let gyroScale: Double
     private let accelScale: Double
@@ -79,13 +83,16 @@ public final class IMUCSVReader {
     ///     (``RecordingUnitCheck``): ``next()`` and ``nextReadings()`` throw
     ///     ``CSVError/implausibleUnit(line:column:name:mismatch:source:)`` at the row that completes
     ///     the evidence, or at the end of the file. False reads data that are really that strange.
+    ///   - extraColumns: other numeric columns to read with each row when the header has them (a
+    ///     reference attitude `qw,qx,qy,qz`, say), read as they are, an empty cell as NaN:
+    ///     ``extraColumnsFound`` says which the header has, ``extraValue(_:)`` gives the last row's.
     /// - Throws: ``CSVError`` for an unreadable or empty file, a missing required column, a
     ///   duplicated one, only some of `mx,my,mz`, or a header unit that is unknown, differs between
     ///   the axes of one sensor, or contradicts a unit given here.
     public init(
         path: String, timeUnit: TimeUnit? = nil, gyroscopeUnit: GyroscopeUnit? = nil,
         accelerometerUnit: AccelerometerUnit? = nil, magnetometerUnit: MagnetometerUnit? = nil,
-        useMagnetometer: Bool = true, checksUnits: Bool = true
+        useMagnetometer: Bool = true, checksUnits: Bool = true, extraColumns: [String] = []
     ) throws(CSVError) {
         let csv = try CSVReader(path: path)
         var columns: [Int] = []
@@ -109,9 +116,22 @@ public final class IMUCSVReader {
             magnetometer = try csv.unit(ofColumns: present, given: magnetometerUnit)
         }
         self.csv = csv
-        self.columns = columns
-        optional = hasMagnetometer ? Set(present) : []
-        sensorColumns = Set(columns.dropFirst())
+        sensorColumnCount = columns.count
+        var extras: [Int] = []
+        var extraIndex: [Int?] = []
+        for name in extraColumns {
+            guard let column = try csv.column(named: name) else {
+                extraIndex.append(nil)
+                continue
+            }
+            extraIndex.append(columns.count + extras.count)
+            extras.append(column)
+        }
+        self.extraIndex = extraIndex
+        extraColumnsFound = extraIndex.map { $0 != nil }
+        self.columns = columns + extras
+        optional = (hasMagnetometer ? Set(present) : []).union(extras)
+        multiRateOptional = Set(columns.dropFirst()).union(extras)
         units = Units(time: time, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
         self.timeUnit = time
         gyroScale = gyroscope.toRadiansPerSecond
@@ -130,6 +150,15 @@ public final class IMUCSVReader {
     }
 
     private let unitSources: [MeasuredQuantity: CSVError.UnitSource]
+    /// For each extra column asked for, its index in `values`, or nil when the header lacks it.
+    private let extraIndex: [Int?]
+
+    /// The value of the `k`th extra column asked for (``init(path:timeUnit:gyroscopeUnit:accelerometerUnit:magnetometerUnit:useMagnetometer:checksUnits:extraColumns:)``)
+    /// in the row last read: NaN when its cell is empty or the header lacks the column.
+    public func extraValue(_ k: Int) -> Double {
+        guard let index = extraIndex[k] else { return .nan }
+        return values[index]
+    }
 
     /// Feeds a row to the unit check and throws its verdict, if any.
     private func check(
@@ -186,27 +215,35 @@ public final class IMUCSVReader {
     /// The next row of a multi-rate recording, or nil at the end of the file: each sensor's reading,
     /// or nil when the row has none.
     ///
-    /// A sensor has no reading in a row when its three cells are all empty, or all `nan` (how
-    /// ``MotionRecorder`` writes a sensor absent from a sample). Only some of its cells empty is an
-    /// error naming the first empty one (``CSVError/notANumber(line:column:name:text:)`` with an
-    /// empty text, as for an empty cell that must hold a number). A reading with some `nan`
-    /// components is passed on as it is. Rows with no reading at all are returned too.
+    /// A sensor has no reading in a row when its three cells are all empty, all `nan` (how
+    /// ``MotionRecorder`` writes a sensor absent from a sample), or a mix of the two. Only some of
+    /// its cells empty is an error naming the first empty one
+    /// (``CSVError/notANumber(line:column:name:text:)`` with an empty text, as for an empty cell
+    /// that must hold a number): a row cut or edited by hand, not a spelling. A reading with some
+    /// `nan` components is passed on as it is (the filters then do not use it: see Bad Input).
+    /// Rows with no reading at all are returned too. Reading a row allocates nothing.
     ///
     /// - Throws: ``CSVError`` naming line and column.
     public func nextReadings() throws(CSVError) -> IMUReadingRow? {
-        guard try csv.nextRow(columns: columns, into: &values, optional: sensorColumns) else {
+        guard try csv.nextRow(columns: columns, into: &values, optional: multiRateOptional) else {
             try check(time: 0, gyroscope: nil, accelerometer: nil, magnetometer: nil, final: true)
             return nil
         }
         let line = csv.lineNumber
         func reading(at first: Int, scale: Double) throws(CSVError) -> SIMD3<Double>? {
-            let empty = (first..<first + 3).filter { csv.fieldIsEmpty(columns[$0]) }
-            if empty.count == 3 { return nil }
-            if let cell = empty.first {
-                let column = columns[cell]
-                throw .notANumber(line: line, column: column + 1, name: csv.header[column], text: "")
-            }
             let v = SIMD3(values[first], values[first + 1], values[first + 2])
+            if v.x.isNaN || v.y.isNaN || v.z.isNaN {
+                var empty = 0
+                var firstEmpty = 0
+                for k in first..<first + 3 where csv.fieldIsEmpty(columns[k]) {
+                    if empty == 0 { firstEmpty = k }
+                    empty += 1
+                }
+                if empty > 0 && !(v.x.isNaN && v.y.isNaN && v.z.isNaN) {
+                    let column = columns[firstEmpty]
+                    throw .notANumber(line: line, column: column + 1, name: csv.header[column], text: "")
+                }
+            }
             if v.x.isNaN && v.y.isNaN && v.z.isNaN { return nil }
             return v * scale
         }
@@ -220,32 +257,10 @@ public final class IMUCSVReader {
         return row
     }
 
-    /// Reads on to the first row with an empty gyroscope or accelerometer cell, or the first row
-    /// whose magnetometer cells are empty where the first row's are not (or the other way round: a
-    /// slower magnetometer), without reading numbers, and returns its line; nil when the file has
-    /// none (it is then read to the end). A quick check of whether the file is a multi-rate
-    /// recording for ``nextReadings()``; a reader that scanned is used up. (A magnetometer given as
-    /// `nan` cells is not seen here, since numbers are not read.)
-    ///
-    /// - Throws: ``CSVError`` for a row with the wrong number of fields, or a line too long.
-    public func firstMissingReading() throws(CSVError) -> Int? {
-        let required = columns[1...6]
-        var magnetometerEmpty: Bool?
-        while try csv.skipRow() {
-            for column in required where csv.fieldIsEmpty(column) { return csv.lineNumber }
-            if hasMagnetometer {
-                let empty = columns[7...9].allSatisfy { csv.fieldIsEmpty($0) }
-                if let first = magnetometerEmpty, first != empty { return csv.lineNumber }
-                magnetometerEmpty = empty
-            }
-        }
-        return nil
-    }
-
     /// The sensor whose values are in `column` (1-based, as ``CSVError`` names columns), or nil for
     /// `t`, a column the reader does not read, or a magnetometer column it ignores.
     public func sensor(ofColumn column: Int) -> SensorReading.Sensor? {
-        guard let index = columns.firstIndex(of: column - 1), index > 0 else { return nil }
+        guard let index = columns.firstIndex(of: column - 1), index > 0, index < sensorColumnCount else { return nil }
         return index <= 3 ? .gyroscope : index <= 6 ? .accelerometer : .magnetometer
     }
 

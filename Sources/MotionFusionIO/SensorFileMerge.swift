@@ -1,26 +1,19 @@
-import MotionFusion
+import MotionFusionCore
 
-/// The readings of one file per sensor (`motion fuse --gyroscope G --accelerometer A
-/// [--magnetometer M]`), merged into one stream by timestamp for a ``SampleAssembler``.
-///
-/// Each file keeps its own order. The next reading is the earliest of the files' next ones; at
-/// equal timestamps the accelerometer and the magnetometer come before the gyroscope, as in a scan
-/// (``SampleAssembler/add(_:)-(SensorSample)``), so that a gyroscope reading finds the other
-/// sensors' readings taken at its time. A clock that steps back starts a new timeline in its file:
-/// the readings of every file's first timeline come before those of any second one, and so on (a
-/// device restarted with its clock, say, gives its readings from before the restart, then those
-/// after, each part merged by time). A reading with a NaN timestamp is taken as soon as it is its
-/// file's next (the assembler discards it). Errors name the file, then the line and column.
+/// The readings of one file per sensor, merged into one stream by timestamp for
+/// ``RecordingReader`` (which documents the order).
 ///
 /// The units are checked against the data as the readings are merged (``RecordingUnitCheck``,
-/// the gyroscope file's timestamps for the interval) unless `--trust-units` is given: a
-/// contradiction is an error naming the file of that sensor, its line and first axis column.
+/// the gyroscope file's timestamps for the interval) when asked: a contradiction is an error
+/// naming the file of that sensor, its line and first axis column.
 struct SensorFileMerge {
     /// One file and its next reading.
     struct Source {
         let path: String
         let reader: SensorCSVReader
         var next: SensorReading?
+        /// The line of `next`.
+        var line = 0
         /// How many times the file's clock stepped back up to `next`.
         var timeline = 0
         /// The latest finite timestamp read from the file.
@@ -29,6 +22,7 @@ struct SensorFileMerge {
         /// Reads the file's next reading, counting the steps back.
         mutating func advance() throws(CSVError) {
             next = try reader.next()
+            line = reader.csv.lineNumber
             guard let t = next?.timestamp, t.isFinite else { return }
             if let latest, t < latest { timeline += 1 }
             latest = t
@@ -37,20 +31,22 @@ struct SensorFileMerge {
 
     private(set) var sources: [Source] = []
     private var unitCheck: RecordingUnitCheck?
-    private var unitsGiven: InputUnits
+    private let unitsGiven: RecordingReader.GivenUnits
+    /// The units read in (the time unit: the gyroscope file's).
+    let units: IMUCSVReader.Units
 
-    /// Opens the files and reads each one's first reading. An accelerometer or magnetometer file
-    /// with a header and no rows has no readings (the sensor never reported); a gyroscope file
-    /// without rows is an error, as an empty recording is.
+    /// Opens the files and reads each one's first reading.
     ///
-    /// - Throws: ``CommandFailure`` naming the file.
-    init(files: [(path: String, sensor: SensorReading.Sensor)], units: InputUnits) throws {
-        unitsGiven = units
+    /// - Throws: ``RecordingFileError`` naming the file.
+    init(
+        files: [(path: String, sensor: SensorReading.Sensor)], units given: RecordingReader.GivenUnits, checksUnits: Bool
+    ) throws(RecordingFileError) {
+        unitsGiven = given
         for (path, sensor) in files {
             do throws(CSVError) {
                 let reader = try SensorCSVReader(
-                    path: path, sensor: sensor, timeUnit: units.timeUnit, gyroscopeUnit: units.gyroUnit, accelerometerUnit: units.accelUnit,
-                    magnetometerUnit: units.magUnit)
+                    path: path, sensor: sensor, timeUnit: given.time, gyroscopeUnit: given.gyroscope,
+                    accelerometerUnit: given.accelerometer, magnetometerUnit: given.magnetometer)
                 var source = Source(path: path, reader: reader, next: nil)
                 do {
                     try source.advance()
@@ -59,24 +55,29 @@ struct SensorFileMerge {
                 }
                 sources.append(source)
             } catch {
-                throw CommandFailure("\(path): \(error)")
+                throw RecordingFileError(path: path, error: error)
             }
         }
-        guard !units.trustUnits, let gyroscope = source(of: .gyroscope), let accelerometer = source(of: .accelerometer),
-            let gyroscopeUnit = GyroscopeUnit(rawValue: gyroscope.reader.unit),
-            let accelerometerUnit = AccelerometerUnit(rawValue: accelerometer.reader.unit)
-        else { return }
-        unitCheck = RecordingUnitCheck(
-            time: gyroscope.reader.timeUnit, gyroscope: gyroscopeUnit, accelerometer: accelerometerUnit,
-            magnetometer: source(of: .magnetometer).flatMap { MagnetometerUnit(rawValue: $0.reader.unit) })
+        let gyroscope = sources[0].reader
+        let accelerometer = sources[1].reader
+        let magnetometer = sources.count > 2 ? sources[2].reader : nil
+        units = IMUCSVReader.Units(
+            time: gyroscope.timeUnit, gyroscope: GyroscopeUnit(rawValue: gyroscope.unit)!,
+            accelerometer: AccelerometerUnit(rawValue: accelerometer.unit)!,
+            magnetometer: magnetometer.flatMap { MagnetometerUnit(rawValue: $0.unit) })
+        if checksUnits {
+            unitCheck = RecordingUnitCheck(
+                time: units.time, gyroscope: units.gyroscope, accelerometer: units.accelerometer,
+                magnetometer: units.magnetometer)
+        }
     }
 
-    private func source(of sensor: SensorReading.Sensor) -> Source? {
-        sources.first { $0.reader.sensor == sensor }
+    private func source(of sensor: SensorReading.Sensor) -> Int? {
+        sources.firstIndex { $0.reader.sensor == sensor }
     }
 
     /// Feeds a reading (nil: the end) to the unit check and throws its verdict, naming the file.
-    private mutating func check(_ reading: SensorReading?) throws {
+    private mutating func check(_ reading: SensorReading?) throws(RecordingFileError) {
         guard unitCheck != nil else { return }
         if let reading {
             switch reading.sensor {
@@ -89,21 +90,31 @@ struct SensorFileMerge {
         }
         guard let mismatch = unitCheck!.mismatch(final: reading == nil) else { return }
         unitCheck = nil
-        let sensor: SensorReading.Sensor = mismatch.quantity == .accelerometer ? .accelerometer : mismatch.quantity == .magnetometer ? .magnetometer : .gyroscope
-        guard let source = source(of: sensor) else { return }
-        let column = mismatch.quantity == .time ? try source.reader.csv.requiredColumn(named: "t") : source.reader.firstAxisColumn
+        let sensor: SensorReading.Sensor =
+            switch mismatch.quantity {
+            case .accelerometer: .accelerometer
+            case .magnetometer: .magnetometer
+            case .gyroscope, .time: .gyroscope
+            }
+        guard let k = source(of: sensor) else { return }
+        let reader = sources[k].reader
+        let column: Int
+        do throws(CSVError) {
+            column = mismatch.quantity == .time ? try reader.csv.requiredColumn(named: RecordingColumns.time) : reader.firstAxisColumn
+        } catch {
+            throw RecordingFileError(path: sources[k].path, error: error)
+        }
         let given: Bool =
             switch mismatch.quantity {
-            case .time: unitsGiven.timeUnit != nil
-            case .gyroscope: unitsGiven.gyroUnit != nil
-            case .accelerometer: unitsGiven.accelUnit != nil
-            case .magnetometer: unitsGiven.magUnit != nil
+            case .time: unitsGiven.time != nil
+            case .gyroscope: unitsGiven.gyroscope != nil
+            case .accelerometer: unitsGiven.accelerometer != nil
+            case .magnetometer: unitsGiven.magnetometer != nil
             }
         let error = CSVError.implausibleUnit(
-            line: source.reader.csv.lineNumber, column: column + 1, name: source.reader.csv.header[column],
-            mismatch: mismatch,
-            source: source.reader.csv.unitSource(ofColumn: column, given: given))
-        throw CommandFailure("\(source.path): \(error)")
+            line: reader.csv.lineNumber, column: column + 1, name: reader.csv.header[column], mismatch: mismatch,
+            source: reader.csv.unitSource(ofColumn: column, given: given))
+        throw RecordingFileError(path: sources[k].path, error: error)
     }
 
     /// The order of sensors whose readings have the same timestamp.
@@ -115,10 +126,11 @@ struct SensorFileMerge {
         }
     }
 
-    /// The next reading of all the files, or nil when every file is read.
+    /// The next reading of all the files with its file's index and line, or nil when every file
+    /// is read.
     ///
-    /// - Throws: ``CommandFailure`` naming the file, line and column of a malformed row.
-    mutating func next() throws -> SensorReading? {
+    /// - Throws: ``RecordingFileError`` naming the file, line and column of a malformed row.
+    mutating func next() throws(RecordingFileError) -> (reading: SensorReading, file: Int, line: Int)? {
         var best: Int?
         for k in sources.indices {
             guard let reading = sources[k].next else { continue }
@@ -143,19 +155,13 @@ struct SensorFileMerge {
             try check(nil)
             return nil
         }
+        let line = sources[k].line
         do throws(CSVError) {
             try sources[k].advance()
         } catch {
-            throw CommandFailure("\(sources[k].path): \(error)")
+            throw RecordingFileError(path: sources[k].path, error: error)
         }
         try check(reading)
-        return reading
-    }
-
-    /// Bytes read and the total size of the files, for progress.
-    var progress: (bytes: Int, of: Int?) {
-        var total: Int? = 0
-        for source in sources { total = total.flatMap { t in source.reader.csv.fileSize.map { t + $0 } } }
-        return (sources.reduce(0) { $0 + $1.reader.csv.bytesRead }, total)
+        return (reading, k, line)
     }
 }

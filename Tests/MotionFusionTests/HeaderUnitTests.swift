@@ -328,11 +328,15 @@ struct HeaderUnitOtherReaderTests {
         #expect(recording.accelerometer[0] == SIMD3(0, 0, 9.80665))
         #expect(recording.magnetometer?[0] == SIMD3(0.1, 0.2, 0.3) * 100)
         #expect(
-            throws: CSVError.unitContradiction(quantity: .gyroscope, column: 2, name: "gx (deg/s)", header: "deg/s", given: "rad/s")
+            throws: RecordingFileError(
+                path: path,
+                error: .unitContradiction(quantity: .gyroscope, column: 2, name: "gx (deg/s)", header: "deg/s", given: "rad/s"))
         ) { try IMURecording.read(path: path, gyroscopeUnit: .radiansPerSecond) }
-        #expect(throws: CSVError.unknownUnit(quantity: .accelerometer, column: 5, name: "ax (G)", unit: "G")) {
-            try IMURecording.read(path: CSVReaderTests.file("t,gx,gy,gz,ax (G),ay (G),az (G)\n0,0,0,0,0,0,1\n"))
-        }
+        let g = CSVReaderTests.file("t,gx,gy,gz,ax (G),ay (G),az (G)\n0,0,0,0,0,0,1\n")
+        #expect(
+            throws: RecordingFileError(
+                path: g, error: .unknownUnit(quantity: .accelerometer, column: 5, name: "ax (G)", unit: "G"))
+        ) { try IMURecording.read(path: g) }
     }
 
     @Test func calibrateMagnetometerConvertsFromTheHeaderAndRefusesAContradiction() throws {

@@ -208,7 +208,7 @@ struct HostileInputFileTests {
             case 3: fields[6 + k % 3] = "-inf"
             case 4: fields[k % 3] = "1e999"  // overflows to infinity
             case 5: fields[3 + k % 3] = "-1e400"
-            case 6: fields[6 + k % 3] = ""  // one empty magnetometer field: NaN, unusable this row
+            case 6: fields[6 + k % 3] = "nan"  // one NaN magnetometer field: unusable this row
             default: break
             }
             var stamp = String(t)

@@ -129,7 +129,8 @@ struct LiveRecordReplayTests {
         // The cause: the recording through the assembler (as the commands read a multi-rate file)
         // gives live's samples, and device motion and the NWU filter on them give live's attitudes.
         var assembled: [SensorSample] = []
-        try MultiRateRecording(path: recording, units: try InputUnits.parse([])).assemble { assembled.append($0) }
+        let reader = try RecordingReader(.file(recording))
+        while let sample = try reader.next() { assembled.append(sample) }
         #expect(assembled.count == scans)
         #expect(assembled.map { "\($0.timestamp)"[...] } == liveRows.map { $0[0] })
         var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xArbitraryCorrectedZVertical)

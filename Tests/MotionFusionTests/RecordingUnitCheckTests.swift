@@ -208,7 +208,9 @@ struct RecordingUnitCheckTests {
         #expect {
             _ = try IMURecording.read(path: path)
         } throws: { error in
-            guard case CSVError.implausibleUnit(let line, 5, "ax", let mismatch, .library) = error else { return false }
+            guard let error = error as? RecordingFileError, error.path == path,
+                case .implausibleUnit(let line, 5, "ax", let mismatch, .library) = error.error
+            else { return false }
             return line == RecordingUnitCheck.sampleCount + 1 && mismatch.looksLike == "g"
         }
         #expect(try IMURecording.read(path: path, checksUnits: false).timestamps.count > 1000)

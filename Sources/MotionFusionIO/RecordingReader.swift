@@ -1,0 +1,345 @@
+import MotionFusionCore
+
+/// The one streaming reader of IMU recordings: one CSV file or one file per sensor, gzip-compressed
+/// or not, a path or standard input (`-`), made into the samples a filter takes, one per gyroscope
+/// reading, in bounded memory.
+///
+/// Every layout is read the same way, so the same readings give the same samples however they are
+/// spelled:
+///
+/// - **One file** (``Input/file(_:)``): the format of ``IMUCSVReader`` (``RecordingColumns``,
+///   units from the header or given). A row may hold every sensor's reading (a single-rate
+///   recording) or only some: a sensor whose three cells are empty or `nan` (how
+///   ``MotionRecorder`` writes an absent sensor), in any mix, has no reading in that row (a
+///   multi-rate recording). Only some of a sensor's cells empty is an error; a reading with some
+///   `nan` cells is passed on as it is.
+/// - **One file per sensor** (``Input/sensorFiles(gyroscope:accelerometer:magnetometer:)``): the
+///   format of ``SensorCSVReader``. The files' readings are merged by timestamp, each file keeping
+///   its own order; at equal timestamps the accelerometer and magnetometer come first, as in a
+///   scan. A clock that steps back starts a new timeline in its file: every file's first timeline
+///   comes before any second one. An accelerometer or magnetometer file with a header and no rows
+///   has no readings; a gyroscope file without rows is an error.
+///
+/// The readings, in that order, go through a ``SampleAssembler`` (its ``SampleAssembler/Rules``):
+/// one ``SensorSample`` per gyroscope reading with the latest accelerometer and magnetometer
+/// readings that are not too old. A row of every sensor is one scan, so a single-rate recording
+/// gives one sample per row with that row's values. A gyroscope reading with a NaN or infinite
+/// timestamp cannot be placed in time: it is passed on as a sample of its own at its place in the
+/// file (with its row's other readings), so that the filter's ``SampleClock`` flags it and the
+/// output keeps one row per gyroscope reading; another sensor's reading with such a timestamp is
+/// discarded and counted (``SampleAssembler/Statistics-swift.struct/invalidReadings`` in
+/// ``statistics``). Clocks that jump start new timelines, as the assembler documents.
+///
+/// The units are checked against the data as the readings are read (``RecordingUnitCheck``) unless
+/// `checksUnits` is false. Errors are ``RecordingFileError`` values: the file, then the
+/// ``CSVError`` with its line and column. ``location`` says where the last sample's gyroscope
+/// reading was.
+public final class RecordingReader {
+    /// What to read.
+    public enum Input: Sendable, Hashable {
+        /// One CSV file (`-`: standard input).
+        case file(String)
+        /// One CSV file per sensor; the magnetometer's is optional.
+        case sensorFiles(gyroscope: String, accelerometer: String, magnetometer: String?)
+
+        /// The files, gyroscope's first.
+        public var paths: [String] {
+            switch self {
+            case .file(let path): [path]
+            case .sensorFiles(let g, let a, let m): [g, a] + (m.map { [$0] } ?? [])
+            }
+        }
+    }
+
+    /// The units the data are in, where the header does not say (nil: the header's, else the
+    /// library's s, rad/s, m/s² and µT). A unit given here that contradicts the header is an error.
+    public struct GivenUnits: Sendable, Hashable {
+        public var time: TimeUnit?
+        public var gyroscope: GyroscopeUnit?
+        public var accelerometer: AccelerometerUnit?
+        public var magnetometer: MagnetometerUnit?
+
+        public init(
+            time: TimeUnit? = nil, gyroscope: GyroscopeUnit? = nil, accelerometer: AccelerometerUnit? = nil,
+            magnetometer: MagnetometerUnit? = nil
+        ) {
+            self.time = time
+            self.gyroscope = gyroscope
+            self.accelerometer = accelerometer
+            self.magnetometer = magnetometer
+        }
+    }
+
+    /// A place in a recording: a file and a line (the header is line 1).
+    public struct Location: Sendable, Hashable, CustomStringConvertible {
+        public var path: String
+        public var line: Int
+
+        public init(path: String, line: Int) {
+            self.path = path
+            self.line = line
+        }
+
+        /// `path:line`.
+        public var description: String { "\(path):\(line)" }
+    }
+
+    /// What is read.
+    public let input: Input
+    /// The sensors the recording has columns or files for (the magnetometer only when it is read).
+    public let sensors: SensorSet
+    /// The units the values are converted from (the time unit: the gyroscope file's, for one file
+    /// per sensor).
+    public let units: IMUCSVReader.Units
+    /// Where the gyroscope reading of the sample last returned by ``next()`` was.
+    public var location: Location? {
+        lastEntry.map { Location(path: paths[$0.file], line: $0.line) }
+    }
+    /// The files, gyroscope's first (``Input/paths``).
+    private let paths: [String]
+    /// The place of the sample last returned.
+    @exclusivity(unchecked) private var lastEntry: LineQueue.Entry?
+
+    @exclusivity(unchecked) private var assembler: SampleAssembler
+    private let rows: IMUCSVReader?
+    @exclusivity(unchecked) private var merge: SensorFileMerge?
+    /// The lines of the gyroscope readings given to the assembler and not yet made into samples,
+    /// oldest first (the assembler makes one sample per reading, in order).
+    @exclusivity(unchecked) private var lines: LineQueue
+    /// Samples passed on without the assembler (a gyroscope reading with a non-finite timestamp),
+    /// in the order of their places in `lines`.
+    @exclusivity(unchecked) private var passedOn: [SensorSample]
+    @exclusivity(unchecked) private var passedOnHead = 0
+    @exclusivity(unchecked) private var passedOnCount = 0
+    /// Gyroscope readings with a non-finite timestamp discarded because too many waited.
+    public private(set) var discardedInvalidGyroscope = 0
+    /// For each sample in `lines`, its row's extra values (one file only), `extraCount` per sample.
+    @exclusivity(unchecked) private var extras: [Double]
+    private let extraCount: Int
+    @exclusivity(unchecked) private var currentExtras: [Double]
+
+    /// Opens a recording and reads its header (each file's, for one file per sensor).
+    ///
+    /// - Parameters:
+    ///   - input: the file, or the files per sensor.
+    ///   - units: the units of the data where the header does not say.
+    ///   - useMagnetometer: false ignores the magnetometer's columns or file (a 6D run).
+    ///   - checksUnits: true (the default) checks the units against the data: ``next()`` throws
+    ///     ``CSVError/implausibleUnit(line:column:name:mismatch:source:)`` naming the sensor's file
+    ///     and first column. False reads data that are really that strange.
+    ///   - rules: the assembler's rules.
+    ///   - extraColumns: for one file, other numeric columns to carry with each sample (its
+    ///     gyroscope reading's row): ``extraValue(_:)``. Ignored for one file per sensor.
+    /// - Throws: ``RecordingFileError`` naming the file: unreadable, empty, a missing or duplicated
+    ///   column, a header unit that is unknown or contradicts `units`, a gyroscope file without rows.
+    public init(
+        _ input: Input, units: GivenUnits = GivenUnits(), useMagnetometer: Bool = true, checksUnits: Bool = true,
+        rules: SampleAssembler.Rules = SampleAssembler.Rules(), extraColumns: [String] = []
+    ) throws(RecordingFileError) {
+        self.input = input
+        paths = input.paths
+        assembler = SampleAssembler(rules: rules)
+        lines = LineQueue(capacity: 2 * SampleAssembler.heldSamples + Self.passedOnCapacity + 2)
+        switch input {
+        case .file(let path):
+            do throws(CSVError) {
+                let reader = try IMUCSVReader(
+                    path: path, timeUnit: units.time, gyroscopeUnit: units.gyroscope,
+                    accelerometerUnit: units.accelerometer, magnetometerUnit: units.magnetometer,
+                    useMagnetometer: useMagnetometer, checksUnits: checksUnits, extraColumns: extraColumns)
+                rows = reader
+                self.units = reader.units
+                sensors = reader.hasMagnetometer ? .all : [.gyroscope, .accelerometer]
+            } catch {
+                throw RecordingFileError(path: path, error: error)
+            }
+            extraCount = extraColumns.count
+        case .sensorFiles(let gyroscope, let accelerometer, let magnetometer):
+            var files: [(String, SensorReading.Sensor)] = [(gyroscope, .gyroscope), (accelerometer, .accelerometer)]
+            if let magnetometer, useMagnetometer { files.append((magnetometer, .magnetometer)) }
+            let merge = try SensorFileMerge(files: files, units: units, checksUnits: checksUnits)
+            self.merge = merge
+            rows = nil
+            self.units = merge.units
+            sensors = files.count == 3 ? .all : [.gyroscope, .accelerometer]
+            extraCount = 0
+        }
+        extras = [Double](repeating: .nan, count: extraCount * lines.capacity)
+        passedOn = [SensorSample](repeating: SensorSample(timestamp: 0, gyroscope: nil, accelerometer: nil, magnetometer: nil), count: Self.passedOnCapacity)
+        currentExtras = [Double](repeating: .nan, count: extraCount)
+    }
+
+    /// The header of the file (for one file per sensor, the gyroscope's).
+    public var header: [String] { rows?.csv.header ?? merge!.sources[0].reader.csv.header }
+
+    /// For one file: whether its header has the `k`th extra column asked for.
+    public func hasExtraColumn(_ k: Int) -> Bool {
+        rows?.extraColumnsFound[k] ?? false
+    }
+
+    /// The value of the `k`th extra column asked for in the row of the last sample's gyroscope
+    /// reading: NaN when the cell is empty or the header lacks the column.
+    public func extraValue(_ k: Int) -> Double { currentExtras[k] }
+
+    /// The next sample, or nil at the end of the recording.
+    ///
+    /// - Throws: ``RecordingFileError``: the file, line and column of a malformed row, or of the
+    ///   row that showed the data contradict their units.
+    public func next() throws(RecordingFileError) -> SensorSample? {
+        while true {
+            if lines.first?.passedOn == true {
+                let sample = passedOn[passedOnHead]
+                passedOnHead = (passedOnHead + 1) % Self.passedOnCapacity
+                passedOnCount -= 1
+                take(lines.pop()!)
+                return sample
+            }
+            if let sample = assembler.next() {
+                if let entry = lines.pop() { take(entry) }
+                return sample
+            }
+            if assembler.isFinished { return nil }
+            try readMore()
+        }
+    }
+
+    /// Makes `entry` the place of the sample being returned.
+    private func take(_ entry: LineQueue.Entry) {
+        lastEntry = entry
+        for k in 0..<extraCount { currentExtras[k] = extras[entry.slot * extraCount + k] }
+    }
+
+    /// The most gyroscope readings with a non-finite timestamp held at once.
+    static let passedOnCapacity = 256
+
+    /// Queues a gyroscope reading with a non-finite timestamp as a sample of its own, at its place;
+    /// returns its slot, or nil when too many wait (it is then discarded and counted).
+    private func passOn(_ sample: SensorSample, file: Int, line: Int) -> Int? {
+        guard passedOnCount < Self.passedOnCapacity else {
+            discardedInvalidGyroscope += 1
+            return nil
+        }
+        passedOn[(passedOnHead + passedOnCount) % Self.passedOnCapacity] = sample
+        passedOnCount += 1
+        return lines.push(file: file, line: line, passedOn: true)
+    }
+
+    /// Reads the next row (one file) or reading (one file per sensor) into the assembler, or
+    /// finishes it at the end.
+    private func readMore() throws(RecordingFileError) {
+        if let rows {
+            let row: IMUReadingRow?
+            do throws(CSVError) {
+                row = try rows.nextReadings()
+            } catch {
+                throw RecordingFileError(path: paths[0], error: error)
+            }
+            guard let row else { return assembler.finish() }
+            var slot: Int?
+            if row.gyroscope != nil {
+                if row.timestamp.isFinite {
+                    slot = lines.push(file: 0, line: row.line)
+                } else {
+                    // Its row's readings go with it: they cannot be placed in time either.
+                    slot = passOn(row.sample, file: 0, line: row.line)
+                }
+            }
+            if let slot { for k in 0..<extraCount { extras[slot * extraCount + k] = rows.extraValue(k) } }
+            if row.timestamp.isFinite || row.gyroscope == nil { assembler.add(row.sample) }
+        } else {
+            guard let (reading, file, line) = try merge!.next() else { return assembler.finish() }
+            if reading.sensor == .gyroscope {
+                guard reading.timestamp.isFinite else {
+                    _ = passOn(SensorSample(timestamp: reading.timestamp, gyroscope: reading.value, accelerometer: nil, magnetometer: nil), file: file, line: line)
+                    return
+                }
+                lines.push(file: file, line: line)
+            }
+            assembler.add(reading)
+        }
+    }
+
+    /// What the assembler did so far (readings discarded for their timestamps, clock jumps, …).
+    public var statistics: SampleAssembler.Statistics { assembler.statistics }
+
+    /// Bytes read so far (of every file), for progress against ``totalBytes``.
+    public var bytesRead: Int {
+        rows?.csv.bytesRead ?? merge!.sources.reduce(0) { $0 + $1.reader.csv.bytesRead }
+    }
+
+    /// The size of the files, when every one is a regular file.
+    public var totalBytes: Int? {
+        if let rows { return rows.csv.fileSize }
+        var total: Int? = 0
+        for source in merge!.sources { total = total.flatMap { t in source.reader.csv.fileSize.map { t + $0 } } }
+        return total
+    }
+
+    /// The files that ended inside a line that was not read (a write cut short), once read to
+    /// their end.
+    public var partialLastLines: [(path: String, line: CSVPartialLine)] {
+        if let rows { return rows.csv.partialLastLine.map { [(paths[0], $0)] } ?? [] }
+        return merge!.sources.compactMap { source in source.reader.csv.partialLastLine.map { (source.path, $0) } }
+    }
+
+    /// True when every input is a regular file (its size known).
+    public var isRegularFile: Bool { totalBytes != nil }
+}
+
+/// Why a recording could not be read: the file and what was wrong in it.
+public struct RecordingFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file (`-`: standard input).
+    public var path: String
+    /// What was wrong, with its line and column where there is one.
+    public var error: CSVError
+
+    public init(path: String, error: CSVError) {
+        self.path = path
+        self.error = error
+    }
+
+    /// `path: error`.
+    public var description: String { "\(path): \(error)" }
+}
+
+/// A queue of gyroscope readings' places, with the slot each one holds (for its extra values)
+/// and whether its sample is passed on without the assembler.
+struct LineQueue {
+    struct Entry {
+        var file: Int
+        var line: Int
+        var passedOn: Bool
+        var slot: Int
+    }
+
+    let capacity: Int
+    private var entries: [Entry]
+    private var head = 0
+    private var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        entries = [Entry](repeating: Entry(file: 0, line: 0, passedOn: false, slot: 0), count: capacity)
+    }
+
+    /// Adds a place and returns its slot. The oldest is dropped when the queue is full (the
+    /// assembler and the passed-on queue hold fewer readings than the capacity, so it never is).
+    @discardableResult
+    mutating func push(file: Int, line: Int, passedOn: Bool = false) -> Int {
+        if count == capacity { _ = pop() }
+        let slot = (head + count) % capacity
+        entries[slot] = Entry(file: file, line: line, passedOn: passedOn, slot: slot)
+        count += 1
+        return slot
+    }
+
+    var first: Entry? { count > 0 ? entries[head] : nil }
+
+    mutating func pop() -> Entry? {
+        guard count > 0 else { return nil }
+        let entry = entries[head]
+        head = (head + 1) % capacity
+        count -= 1
+        return entry
+    }
+}
