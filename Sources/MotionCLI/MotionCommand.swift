@@ -16,4 +16,11 @@ struct MotionCommand: ParsableCommand {
         version: MotionFusionVersion.string,
         subcommands: [FuseCommand.self, BenchCommand.self, EventsCommand.self, SimulateCommand.self, RecordCommand.self, DeviceMotionCommand.self, EvaluateCommand.self, CalibrateCommand.self, DeclinationCommand.self, VersionCommand.self, DemoCommand.self]
     )
+
+    /// Runs the command; an interrupted run (SIGINT, SIGTERM, SIGHUP) first removes its temporary
+    /// output files (``TemporaryFileCleanup``).
+    static func main() {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { TemporaryFileCleanup.enable() }
+        main(nil)
+    }
 }

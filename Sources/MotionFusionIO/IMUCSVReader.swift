@@ -65,7 +65,7 @@ public final class IMUCSVReader {
     private let accelScale: Double
     private let magScale: Double
     private var values: [Double] = []
-    /// The check of ``units`` against the data; nil when ``init(path:timeUnit:gyroscopeUnit:accelerometerUnit:magnetometerUnit:useMagnetometer:checksUnits:)``
+    /// The check of ``units`` against the data; nil when ``init(path:timeUnit:gyroscopeUnit:accelerometerUnit:magnetometerUnit:useMagnetometer:checksUnits:extraColumns:)``
     /// was told not to check.
     private var unitCheck: RecordingUnitCheck?
 

@@ -22,6 +22,10 @@
 /// | a directory, a block device, a socket | refused: ``OutputFileError/unsupportedFileType(path:type:)`` |
 /// | one of `inputs` (the same device and inode, by any name or link) | refused: ``OutputFileError/sameAsInput(path:input:)`` |
 ///
+/// A temporary file is removed by ``abandon()``, when the object is released, and, in a program
+/// that called ``TemporaryFileCleanup/enable()`` (the `motion` tool does), when SIGINT, SIGTERM or
+/// SIGHUP ends the process.
+///
 /// Every refusal comes from the initializer, before anything is created or written. Writes are
 /// buffered; the first failure is remembered (later writes do nothing) and reported by
 /// ``commit()`` as ``OutputFileError/cannotWrite(path:reason:)``. Output written through to a
@@ -58,6 +62,8 @@ public final class OutputFile: TextOutputStream {
     /// Why writing failed (the first failure), if it did.
     public private(set) var failure: String?
     private var state = State.open
+    /// The temporary file's slot in ``TemporaryFileCleanup``, when it covers it.
+    private var cleanupSlot: Int?
 
     private enum State { case open, committed, abandoned }
 
@@ -133,6 +139,16 @@ public final class OutputFile: TextOutputStream {
         temporaryPath = temporary
         mode = .replace
         buffer = ByteOutputBuffer(capacity: bufferLimit)
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            cleanupSlot = TemporaryFileCleanup.register(temporary)
+        }
+    }
+
+    /// Stops covering the temporary file on signals (it was renamed or removed).
+    private func releaseCleanupSlot() {
+        guard let slot = cleanupSlot else { return }
+        cleanupSlot = nil
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { TemporaryFileCleanup.unregister(slot) }
     }
 
     deinit {
@@ -256,6 +272,7 @@ public final class OutputFile: TextOutputStream {
             descriptor = -1
         }
         if let temporaryPath { unlink(temporaryPath) }
+        releaseCleanupSlot()
     }
 
     // MARK: Writing
@@ -298,6 +315,7 @@ public final class OutputFile: TextOutputStream {
             if FileType(now.st_mode) == .regular && now.st_nlink > 1 { throw .hardLink(path: name, links: Int(now.st_nlink)) }
         }
         if rename(temporaryPath, path) != 0 { throw .cannotWrite(path: name, reason: Self.reason(errno)) }
+        releaseCleanupSlot()
         // Make the rename itself durable; the file is in place whatever this says.
         let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 {

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import MotionFusionIO
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An interrupted run leaves nothing behind: `motion` ended by SIGINT, SIGTERM or SIGHUP while it
+/// writes its output removes the temporary file beside it (it left a full-size hidden copy, one
+/// more per interruption), ends by the signal, and the output path is as it was.
+///
+/// The input is a FIFO that the test keeps open after 12,000 rows (more than the reader's first
+/// 256 KiB), so the command is certainly in the middle of its run, its temporary file there, when
+/// the signal is sent. The command is started with the three signals unblocked (the test's thread,
+/// whose mask a child inherits, may block them).
+@Suite("Interrupted runs")
+struct InterruptedRunTests {
+    @Test(arguments: ["fuse", "device-motion", "events"])
+    func aSignalRemovesTheTemporaryFile(command: String) throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let fifo = folder["input.fifo"]
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let previous = try folder.write("out.csv", "an earlier result\n")
+        var rows = "t,gx,gy,gz,ax,ay,az\n"
+        for k in 0..<12_000 { rows += "\(Double(k) * 0.01),0.01,0.02,0.03,0,0,9.81\n" }
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            // Read and write, so that opening does not wait for the command, and the command never
+            // sees the end of the input.
+            let writer = open(fifo, O_RDWR)
+            try #require(writer >= 0)
+            defer { close(writer) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try StandardOutputTests.binary())
+            process.arguments = [command, fifo, "-o", previous]
+            process.standardInput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            var signals = sigset_t()
+            var saved = sigset_t()
+            sigemptyset(&signals)
+            for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, s) }
+            pthread_sigmask(SIG_UNBLOCK, &signals, &saved)
+            defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+            try process.run()
+            pthread_sigmask(SIG_SETMASK, &saved, nil)
+            // Written once the command reads (more than the FIFO holds).
+            let written = rows.withCString { write(writer, $0, strlen($0)) }
+            #expect(written == rows.utf8.count)
+            var temporary: [String] = []
+            for _ in 0..<200 where temporary.isEmpty {
+                temporary = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp-") }
+                if temporary.isEmpty { usleep(50_000) }
+            }
+            #expect(temporary.count == 1, "\(command): the temporary file while it runs")
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "\(command), signal \(signal): ended by it")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp-") }
+            #expect(left.isEmpty, "\(command), signal \(signal): \(left) left behind")
+            #expect(try String(contentsOfFile: previous, encoding: .utf8) == "an earlier result\n")
+        }
+    }
+}
