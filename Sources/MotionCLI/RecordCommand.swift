@@ -96,7 +96,11 @@ struct RecordCommand: ParsableCommand {
         if let failure { throw CommandFailure("\(failure)") }
         if let error = manager.error { throw CommandFailure(replay == nil ? "source: \(error)" : "\(error)") }
         if let replay, let replaying = source as? CSVReplaySource { warnAboutCut(replaying.partialLastLine, in: replay) }
-        FileHandle.standardError.write("recorded \(manager.sampleCount) samples to \(output)\n".data(using: .utf8)!)
+        var note = ""
+        if recorder.timeOffset != 0, let end = recorder.previousEnd {
+            note = "; its time continues after its last row (t = \(end) s): timestamps shifted by +\(recorder.timeOffset) s"
+        }
+        FileHandle.standardError.write("recorded \(manager.sampleCount) samples to \(output)\(note)\n".data(using: .utf8)!)
     }
 
     /// True when both paths name one existing file (the same device and inode, by any name).

@@ -47,6 +47,18 @@ import MotionFusionCore
 /// - A process killed in the middle of that one call can still leave a partial last line.
 ///   ``read(path:from:to:)`` keeps every whole line and reports such a cut; appending to the file
 ///   later (a new recorder on it) truncates the partial line first, so nothing is glued onto it.
+///   A last line without its newline that is a whole row — the header's ten fields, each a number,
+///   `nan` or empty, the time finite (a file another program wrote without a final newline) — is
+///   kept instead: the recorder ends it with its newline. (A cut that falls inside the last number
+///   of a row leaves such a row; it cannot be told from a whole one.)
+///
+/// Appending a new session continues the recording's time: when the first sample appended has a
+/// timestamp at or before the file's last row (a source that starts at 0 again), every sample
+/// appended is shifted by ``timeOffset`` so that the session starts as long after the last row as
+/// the wall clock says passed since the file was last written (its modification time; at least
+/// 1 ms). The file's time then never runs backwards, and a filter on it sees the pause between
+/// the sessions as the gap it was. A first sample later than the last row is appended as it is
+/// (timestamps that already continue, such as Unix times).
 /// - What survives: a line whose `append` returned is in the kernel's page cache and survives the
 ///   process being killed. For power loss, ``sync()`` asks the kernel to put everything on disk
 ///   (`fsync`); it runs every ``syncInterval`` samples (default 1,000: 10 s at 100 Hz) and should
@@ -74,6 +86,15 @@ public final class MotionRecorder: @unchecked Sendable {
     /// reading of a multi-rate recording once.
     private var writtenAccelerometer: (timestamp: Double, value: SIMD3<Double>)?
     private var writtenMagnetometer: (timestamp: Double, value: SIMD3<Double>)?
+    /// The time of the file's last row when the recorder opened it (nil: a new or empty recording).
+    public private(set) var previousEnd: Double?
+    /// Seconds added to the timestamps of every sample appended (see the type's description): 0
+    /// until the first ``append(_:)``, and then unless the session had to be moved after
+    /// ``previousEnd``.
+    public private(set) var timeOffset: Double = 0
+    /// The wall-clock time (s since 1970) the file was last written before the recorder opened it.
+    private let lastWritten: Double?
+    private var started = false
 
     public static let header = RecordingColumns.header(RecordingColumns.sensors)
 
@@ -99,6 +120,7 @@ public final class MotionRecorder: @unchecked Sendable {
             throw .cannotOpen(path: path, reason: "not a regular file (a recording is appended to, truncated and synced)")
         }
         _ = fcntl(fd, F_SETFL, O_WRONLY | O_APPEND)  // blocking writes, as usual for a file
+        lastWritten = info.st_size == 0 ? nil : Self.modificationTime(info)
         if info.st_size == 0 {
             let bytes = Array(Self.header.utf8)
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -119,12 +141,22 @@ public final class MotionRecorder: @unchecked Sendable {
                 throw .wrongHeader(path: path)
             }
             // A partial last line (a write cut short) is dropped, so appending does not glue the
-            // next line onto it.
+            // next line onto it; a whole row without its newline gets it.
             if !Self.endsWithNewline(path) {
                 let keep = Self.offsetAfterLastNewline(path)
-                if keep > 0 { _ = ftruncate(fd, off_t(keep)) }
+                if let tail = Self.text(path, from: keep), Self.isWholeRow(tail) {
+                    let newline: [UInt8] = [10]
+                    guard newline.withUnsafeBytes({ write(fd, $0.baseAddress, 1) }) == 1 else {
+                        let reason = String(cString: strerror(errno))
+                        Glibc_close(fd)
+                        throw .cannotWrite(path: path, reason: reason)
+                    }
+                } else if keep > 0 {
+                    _ = ftruncate(fd, off_t(keep))
+                }
             }
         }
+        previousEnd = Self.lastTimestamp(path)
         length = lseek(fd, 0, SEEK_END)
         buffer.reserveCapacity(256)
     }
@@ -144,6 +176,19 @@ public final class MotionRecorder: @unchecked Sendable {
 
     private func appendLocked(_ sample: SensorSample) throws(RecorderError) {
         if let failure { throw failure }
+        if !started {
+            started = true
+            if let end = previousEnd, sample.timestamp.isFinite, sample.timestamp <= end {
+                let pause = lastWritten.map { Self.now() - $0 } ?? 0
+                timeOffset = end + max(pause, 0.001) - sample.timestamp
+            }
+        }
+        var sample = sample
+        if timeOffset != 0 {
+            sample.timestamp += timeOffset
+            sample.accelerometerTimestamp = sample.accelerometerTimestamp.map { $0 + timeOffset }
+            sample.magnetometerTimestamp = sample.magnetometerTimestamp.map { $0 + timeOffset }
+        }
         buffer.removeAll(keepingCapacity: true)
         func field(_ v: Double) {
             buffer.append(UInt8(ascii: ","))
@@ -294,6 +339,64 @@ public final class MotionRecorder: @unchecked Sendable {
                     magnetometer: vector(values, 7)))
         }
         return RecordedSamples(samples: samples, partialLastLine: reader.partialLastLine)
+    }
+
+    /// Whether `text` (a last line without its newline) is a whole row of the recording format: the
+    /// header's number of fields, each a number, `nan` or empty, the first a finite time.
+    static func isWholeRow(_ text: String) -> Bool {
+        var line = Substring(text)
+        if line.last == "\r" { line = line.dropLast() }
+        let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+        guard fields.count == RecordingColumns.sensors.count, let t = Double(fields[0]), t.isFinite else { return false }
+        return fields.allSatisfy { $0.isEmpty || Double($0) != nil }
+    }
+
+    /// The text from byte `offset` to the end of the file, if it is at most 4 KiB (a row is far
+    /// shorter).
+    static func text(_ path: String, from offset: Int) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc_close(fd) }
+        let size = Int(lseek(fd, 0, SEEK_END))
+        guard size > offset, size - offset <= 4096 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: size - offset)
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
+        guard n == bytes.count else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The time of the last whole row of a recording that ends with a newline; nil for a header
+    /// alone or a time that is not a finite number.
+    static func lastTimestamp(_ path: String) -> Double? {
+        let end = offsetAfterLastNewline(path)
+        guard end > 0 else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc_close(fd) }
+        let start = max(0, end - 4096)
+        var bytes = [UInt8](repeating: 0, count: end - start)
+        guard bytes.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, $0.count, off_t(start)) }) == bytes.count else { return nil }
+        let lines = bytes.dropLast().split(separator: 10, omittingEmptySubsequences: true)
+        guard let last = lines.last, start > 0 || lines.count > 1 else { return nil }
+        let first = last.prefix { $0 != UInt8(ascii: ",") }
+        guard let t = Double(String(decoding: first, as: UTF8.self)), t.isFinite else { return nil }
+        return t
+    }
+
+    /// A file's modification time, s since 1970.
+    static func modificationTime(_ info: stat) -> Double {
+        #if canImport(Darwin)
+            return Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) * 1e-9
+        #else
+            return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) * 1e-9
+        #endif
+    }
+
+    /// The wall-clock time now, s since 1970.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
     /// The length of the file up to and including its last newline (0 if it has none).

@@ -66,6 +66,59 @@ struct RecordingReliabilityTests {
         #expect(try MotionRecorder.read(path: folder["rec.csv"]).count == total)
     }
 
+    /// Appending keeps a whole last row written without its newline (it was cut away, the row
+    /// lost, exit 0) and still drops a row that was cut short.
+    @Test func appendingKeepsAWholeRowWithoutItsNewline() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let whole = "0.01,0.1,0.2,0.3,0,0,9.81,20,0,-40.14"
+        let path = try folder.write("rec.csv", MotionRecorder.header + "0,0.1,0.2,0.3,0,0,9.81,20,0,-40\n" + whole)
+        let recorder = try MotionRecorder(path: path)
+        #expect(recorder.previousEnd == 0.01)
+        try recorder.append(SensorSample(timestamp: 0.02, gyroscope: SIMD3(1, 2, 3), accelerometer: nil, magnetometer: nil))
+        try recorder.sync()
+        #expect(recorder.timeOffset == 0)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 4 && lines[2] == whole[...], "\(lines)")
+        #expect(try MotionRecorder.read(path: path).map(\.timestamp) == [0, 0.01, 0.02])
+        // Cut short (nine fields): dropped, as before.
+        let cut = try folder.write("cut.csv", MotionRecorder.header + "0,0.1,0.2,0.3,0,0,9.81,20,0,-40\n" + "0.01,0.1,0.2,0.3,0,0,9.81,20,0")
+        let other = try MotionRecorder(path: cut)
+        try other.append(SensorSample(timestamp: 0.02, gyroscope: SIMD3(1, 2, 3), accelerometer: nil, magnetometer: nil))
+        try other.sync()
+        #expect(try MotionRecorder.read(path: cut).map(\.timestamp) == [0, 0.02])
+    }
+
+    /// A new session whose source starts at 0 again continues the recording's time (it restarted
+    /// at 0 and the file ran backwards): it starts as long after the last row as the wall clock
+    /// says passed since the file was written; a session whose times already continue is kept.
+    @Test func aNewSessionContinuesTheRecordingsTime() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let path = try folder.write("rec.csv", MotionRecorder.header + "4.99,0,0,0,0,0,9.81,nan,nan,nan\n5,0,0,0,0,0,9.81,nan,nan,nan\n")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -100)], ofItemAtPath: path)
+        let recorder = try MotionRecorder(path: path)
+        for k in 0..<3 {
+            try recorder.append(
+                SensorSample(
+                    timestamp: Double(k) * 0.01, gyroscope: SIMD3(0, 0, 1), accelerometer: SIMD3(0, 0, 9.81), magnetometer: nil,
+                    accelerometerTimestamp: k == 2 ? 0.015 : nil))
+        }
+        try recorder.sync()
+        let times = try MotionRecorder.read(path: path).map(\.timestamp)
+        #expect(times.count == 6, "\(times)")  // two old rows, three samples, one reading of its own
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "never backwards: \(times)")
+        #expect(abs(times[2] - 5 - 100) < 5, "the pause: \(times[2] - 5) s")
+        #expect(abs(recorder.timeOffset - (times[2])) < 1e-9)
+        #expect(abs((times[5] - times[2]) - 0.02) < 1e-9 && abs((times[4] - times[2]) - 0.015) < 1e-9)
+        // Timestamps that already continue are kept.
+        let later = try MotionRecorder(path: path)
+        #expect(later.previousEnd == times[5])
+        try later.append(SensorSample(timestamp: 1e6, gyroscope: SIMD3(0, 0, 1), accelerometer: nil, magnetometer: nil))
+        #expect(later.timeOffset == 0)
+        #expect(try MotionRecorder.read(path: path).last?.timestamp == 1e6)
+    }
+
     /// A recording is a regular file reached by its own name: devices, FIFOs and symbolic links are
     /// refused (a planted link redirected the appends; `-o /dev/stdout` appended to a terminal),
     /// and `-o -` names no file; a new file whose header cannot be written is an error, not a silent
