@@ -97,18 +97,26 @@ struct DeviceMotionCommand: ParsableCommand {
         // Before a sample is read: an output that is an input, a link or a folder is refused here.
         let file = try OutputFile(path: output, inputs: [input] + calibrationFiles)
         file.write(Self.header)
+        var accelerometer = AccelerometerPresence()
         do throws(RecordingFileError) {
             // Sample by sample as ``RecordingReader`` makes them (those of `motion fuse`): memory
             // stays flat however long the recording. A sample without an accelerometer reading
             // (none yet, or the latest too old) gives no row, as with `--live`.
             while let sample = try reader.next() {
-                guard let w = sample.gyroscope, let a = sample.accelerometer else { continue }
+                accelerometer.see(sample.accelerometer)
+                guard let w = sample.gyroscope, let a = sample.accelerometer, accelerometer.seen else { continue }
                 let m = processor.update(timestamp: sample.timestamp, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
                 Self.write(m, at: sample.timestamp, to: file)
             }
         } catch {
             file.abandon()
             throw CommandFailure("\(error)")
+        }
+        do {
+            try accelerometer.check([input], written: "no device motion written")
+        } catch {
+            file.abandon()
+            throw error
         }
         warnAboutSkipped(by: reader)
         try file.commit()

@@ -209,9 +209,11 @@ struct FuseCommand: ParsableCommand {
         let progress = Progress(label: "fuse")
         var rows = 0
         var lastW = F.Scalar.zero  // printed in a measuring run, so the filter's work is kept
+        var accelerometer = AccelerometerPresence()
         do throws(RecordingFileError) {
             while let sample = try reader.next() {
                 rows += 1
+                accelerometer.see(sample.accelerometer)
                 if stopAfter != .parse, let g = sample.gyroscope {
                     let a = sample.accelerometer ?? SIMD3(repeating: .nan)
                     let result = stream.update(
@@ -225,6 +227,14 @@ struct FuseCommand: ParsableCommand {
         } catch {
             writer?.abandon()
             throw CommandFailure("\(error)")
+        }
+        do {
+            try accelerometer.check(
+                recordingInput.paths,
+                written: writer?.file.mode == .writeThrough ? "the rows written are gyroscope integration alone" : "no output written")
+        } catch {
+            writer?.abandon()
+            throw error
         }
         try writer?.finish()
         progress.finish(rows: rows)
