@@ -238,6 +238,13 @@ struct InertialCalibrationTests {
         var unix = Self.longRest(&rng)
         unix.timestamps = unix.timestamps.map { $0 + 1_767_225_600 }
         #expect(try detector.segments(in: unix).map(\.indices) == plain.map(\.indices))
+
+        // Timestamps too coarse to time a window: rows at t ≈ 1e18 s, where Doubles are 128 s
+        // apart, share a timestamp; no segment (the tolerance of 8 ulp, 1024 s, made one of 1.5 s).
+        var coarse = Self.longRest(&rng)
+        coarse.timestamps = coarse.timestamps.map { $0 + 1e18 }
+        #expect(Set(coarse.timestamps).count < 3)
+        #expect(try detector.segments(in: coarse).isEmpty)
     }
 
     // MARK: - Accelerometer

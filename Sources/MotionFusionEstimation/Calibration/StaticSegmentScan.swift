@@ -29,6 +29,10 @@ struct StaticSegmentScan {
         guard m > 1 else { return }
         let t = index.map { timestamps[$0] }
         let half = detector.windowDuration / 2
+        // Timestamps so large that their spacing is a sizeable part of a window (1e18 s: 128 s
+        // apart) cannot time a segment: no segment is found rather than one the tolerance makes.
+        guard Self.tolerance(t[m - 1]) <= 0.01 * detector.windowDuration
+        else { return }
         guard t[m - 1] - t[0] + Self.tolerance(t[m - 1]) >= detector.windowDuration + detector.minimumDuration
         else { return }
         let a = index.map { accelerometer[$0] }
