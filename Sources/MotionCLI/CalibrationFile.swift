@@ -33,15 +33,26 @@ enum CalibrationFile {
         try file.commit()
     }
 
-    /// Reads any number of files into one calibration; later files override earlier ones per sensor.
+    /// The largest calibration file read, in bytes (one is under 2 KB): checked before reading, so
+    /// a wrong file given by mistake (a recording, a disk image) is refused at once.
+    static let largestFile = 1 << 20
+
+    /// Reads any number of files into one calibration, at most one per sensor: a second file for a
+    /// sensor is refused, naming both (one of them would be silently ignored).
     static func read(_ paths: [String]) throws -> SensorCalibration {
         var calibration = SensorCalibration()
+        var given: [Sensor: String] = [:]
         for path in paths {
             let data: Data
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
+                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                defer { try? handle.close() }
+                data = try handle.read(upToCount: largestFile + 1) ?? Data()
             } catch {
                 throw CommandFailure("\(path): cannot read the calibration file (\(error.localizedDescription))")
+            }
+            guard data.count <= largestFile else {
+                throw CommandFailure("\(path): not a calibration file (larger than \(largestFile) bytes; one is under 2 KB)")
             }
             guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                 let name = object["sensor"] as? String, let sensor = Sensor(rawValue: name)
@@ -49,6 +60,10 @@ enum CalibrationFile {
                 throw CommandFailure(
                     "\(path): not a calibration file (a JSON object with \"sensor\": magnetometer, accelerometer or gyroscope)")
             }
+            if let first = given[sensor] {
+                throw CommandFailure("--calibration \(path): a second \(sensor.rawValue) calibration (the first is \(first)); give one per sensor")
+            }
+            given[sensor] = path
             do {
                 switch sensor {
                 case .magnetometer:
