@@ -7,7 +7,8 @@ public struct FusionFlags: OptionSet, Sendable, Hashable {
     public static let accelerometerUsed = FusionFlags(rawValue: 1 << 0)
     /// The magnetometer corrected the heading this step (a 9D step).
     public static let magnetometerUsed = FusionFlags(rawValue: 1 << 1)
-    /// The gyroscope had a NaN or infinite component: nothing was integrated.
+    /// The gyroscope had a NaN or infinite component, or a magnitude of 1000 rad/s or more (no
+    /// gyroscope measures that: a corrupt sample): nothing was integrated.
     public static let gyroscopeInvalid = FusionFlags(rawValue: 1 << 2)
     /// A gyroscope component reached the configured range.
     public static let gyroscopeSaturated = FusionFlags(rawValue: 1 << 3)
