@@ -20,7 +20,8 @@ struct AccelerometerPresence {
     func check(_ paths: [String], written: String) throws {
         guard !seen else { return }
         throw CommandFailure(
-            "\(paths.joined(separator: ", ")): no accelerometer reading in the recording (every ax,ay,az empty, nan or "
-                + "zero): without gravity there is no attitude; \(written)")
+            "\(paths.joined(separator: ", ")): no accelerometer reading in the recording that a sample could use (every "
+                + "ax,ay,az empty, nan or zero, or none within 0.1 s before a gyroscope reading): without gravity there is "
+                + "no attitude; \(written)")
     }
 }

@@ -11,7 +11,7 @@ public struct IMUReadingRow: Sendable, Hashable {
     public var accelerometer: SIMD3<Double>?
     /// µT, or nil when the row has no magnetometer reading (or the reader does not read one).
     public var magnetometer: SIMD3<Double>?
-    /// The row's line in the file (the header is line 1).
+    /// The row's line in the file (the file's first line is 1; the header is line 1 unless blank lines precede it).
     public var line: Int
 
     public init(

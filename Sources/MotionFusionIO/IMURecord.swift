@@ -9,6 +9,6 @@ public struct IMURecord: Sendable, Hashable {
     /// µT, or nil when the file has no magnetometer columns, the reader was told to ignore them, or
     /// this row's magnetometer fields are empty (a slower magnetometer).
     public var magnetometer: SIMD3<Double>?
-    /// The row's line in the file (the header is line 1).
+    /// The row's line in the file (the file's first line is 1; the header is line 1 unless blank lines precede it).
     public var line: Int
 }

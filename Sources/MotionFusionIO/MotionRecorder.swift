@@ -52,8 +52,8 @@ import MotionFusionCore
 ///   kept instead: the recorder ends it with its newline. (A cut that falls inside the last number
 ///   of a row leaves such a row; it cannot be told from a whole one.)
 ///
-/// Appending a new session continues the recording's time: when the first sample appended has a
-/// timestamp at or before the file's last row (a source that starts at 0 again), every sample
+/// Appending a new session continues the recording's time: when the first sample appended with a
+/// finite timestamp is at or before the file's latest row (a source that starts at 0 again), every sample
 /// appended is shifted by ``timeOffset`` so that the session starts as long after the last row as
 /// the wall clock says passed since the file was last written (its modification time; at least
 /// 1 ms). The file's time then never runs backwards, and a filter on it sees the pause between
@@ -176,9 +176,9 @@ public final class MotionRecorder: @unchecked Sendable {
 
     private func appendLocked(_ sample: SensorSample) throws(RecorderError) {
         if let failure { throw failure }
-        if !started {
+        if !started, sample.timestamp.isFinite {
             started = true
-            if let end = previousEnd, sample.timestamp.isFinite, sample.timestamp <= end {
+            if let end = previousEnd, sample.timestamp <= end {
                 let pause = lastWritten.map { Self.now() - $0 } ?? 0
                 timeOffset = end + max(pause, 0.001) - sample.timestamp
             }
@@ -342,13 +342,19 @@ public final class MotionRecorder: @unchecked Sendable {
     }
 
     /// Whether `text` (a last line without its newline) is a whole row of the recording format: the
-    /// header's number of fields, each a number, `nan` or empty, the first a finite time.
+    /// header's number of fields, each a number, `nan` or empty (a sensor's three all empty or
+    /// none), the first a finite time.
     static func isWholeRow(_ text: String) -> Bool {
         var line = Substring(text)
         if line.last == "\r" { line = line.dropLast() }
         let fields = line.split(separator: ",", omittingEmptySubsequences: false)
         guard fields.count == RecordingColumns.sensors.count, let t = Double(fields[0]), t.isFinite else { return false }
-        return fields.allSatisfy { $0.isEmpty || Double($0) != nil }
+        guard fields.allSatisfy({ $0.isEmpty || Double($0) != nil }) else { return false }
+        // Each sensor's three cells all empty or none (a cut after a comma leaves some empty).
+        return stride(from: 1, to: fields.count, by: 3).allSatisfy { k in
+            let empty = fields[k..<k + 3].filter(\.isEmpty).count
+            return empty == 0 || empty == 3
+        }
     }
 
     /// The text from byte `offset` to the end of the file, if it is at most 4 KiB (a row is far
@@ -365,8 +371,9 @@ public final class MotionRecorder: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The time of the last whole row of a recording that ends with a newline; nil for a header
-    /// alone or a time that is not a finite number.
+    /// The latest time among the last whole rows (the last 4 KiB) of a recording that ends with a
+    /// newline — a reading that arrived late is written at its own, older time; nil for a header
+    /// alone or no finite time.
     static func lastTimestamp(_ path: String) -> Double? {
         let end = offsetAfterLastNewline(path)
         guard end > 0 else { return nil }
@@ -376,11 +383,12 @@ public final class MotionRecorder: @unchecked Sendable {
         let start = max(0, end - 4096)
         var bytes = [UInt8](repeating: 0, count: end - start)
         guard bytes.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, $0.count, off_t(start)) }) == bytes.count else { return nil }
-        let lines = bytes.dropLast().split(separator: 10, omittingEmptySubsequences: true)
-        guard let last = lines.last, start > 0 || lines.count > 1 else { return nil }
-        let first = last.prefix { $0 != UInt8(ascii: ",") }
-        guard let t = Double(String(decoding: first, as: UTF8.self)), t.isFinite else { return nil }
-        return t
+        var lines = bytes.dropLast().split(separator: 10, omittingEmptySubsequences: true)
+        if !lines.isEmpty { lines.removeFirst() }  // the header, or a line the chunk's start may cut
+        let times = lines.compactMap { line in
+            Double(String(decoding: line.prefix { $0 != UInt8(ascii: ",") }, as: UTF8.self))
+        }.filter(\.isFinite)
+        return times.max()
     }
 
     /// A file's modification time, s since 1970.

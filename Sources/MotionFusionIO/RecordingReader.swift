@@ -26,8 +26,10 @@ import MotionFusionCore
 /// gives one sample per row with that row's values. A gyroscope reading with a NaN or infinite
 /// timestamp cannot be placed in time: it is passed on as a sample of its own at its place in the
 /// file (with its row's other readings), so that the filter's ``SampleClock`` flags it and the
-/// output keeps one row per gyroscope reading; another sensor's reading with such a timestamp is
-/// discarded and counted (``SampleAssembler/Statistics-swift.struct/invalidReadings`` in
+/// output keeps one row per gyroscope reading (at most ``passedOnCapacity`` of them wait behind a
+/// sample the assembler holds; beyond, they are dropped and counted in
+/// ``discardedInvalidGyroscope``); another sensor's reading with such a timestamp is discarded and
+/// counted (``SampleAssembler/Statistics-swift.struct/invalidReadings`` in
 /// ``statistics``). Clocks that jump start new timelines, as the assembler documents.
 ///
 /// The units are checked against the data as the readings are read (``RecordingUnitCheck``) unless
@@ -70,7 +72,7 @@ public final class RecordingReader {
         }
     }
 
-    /// A place in a recording: a file and a line (the header is line 1).
+    /// A place in a recording: a file and a line (the file's first line is 1; the header is line 1 unless blank lines precede it).
     public struct Location: Sendable, Hashable, CustomStringConvertible {
         public var path: String
         public var line: Int
@@ -210,7 +212,7 @@ public final class RecordingReader {
     }
 
     /// The most gyroscope readings with a non-finite timestamp held at once.
-    static let passedOnCapacity = 256
+    public static let passedOnCapacity = 256
 
     /// Queues a gyroscope reading with a non-finite timestamp as a sample of its own, at its place;
     /// returns its slot, or nil when too many wait (it is then discarded and counted).

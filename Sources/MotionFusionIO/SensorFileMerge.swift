@@ -76,8 +76,9 @@ struct SensorFileMerge {
         sources.firstIndex { $0.reader.sensor == sensor }
     }
 
-    /// Feeds a reading (nil: the end) to the unit check and throws its verdict, naming the file.
-    private mutating func check(_ reading: SensorReading?) throws(RecordingFileError) {
+    /// Feeds a reading (nil: the end) to the unit check and throws its verdict, naming the file and
+    /// the line of the reading that completed the evidence (`line`; at the end, the file's last).
+    private mutating func check(_ reading: SensorReading?, line: Int? = nil) throws(RecordingFileError) {
         guard unitCheck != nil else { return }
         if let reading {
             switch reading.sensor {
@@ -112,7 +113,7 @@ struct SensorFileMerge {
             case .magnetometer: unitsGiven.magnetometer != nil
             }
         let error = CSVError.implausibleUnit(
-            line: reader.csv.lineNumber, column: column + 1, name: reader.csv.header[column], mismatch: mismatch,
+            line: reading?.sensor == sensor ? (line ?? reader.csv.lineNumber) : reader.csv.lineNumber, column: column + 1, name: reader.csv.header[column], mismatch: mismatch,
             source: reader.csv.unitSource(ofColumn: column, given: given))
         throw RecordingFileError(path: sources[k].path, error: error)
     }
@@ -134,7 +135,7 @@ struct SensorFileMerge {
         var best: Int?
         for k in sources.indices {
             guard let reading = sources[k].next else { continue }
-            if reading.timestamp.isNaN {
+            if !reading.timestamp.isFinite {
                 best = k
                 break
             }
@@ -161,7 +162,7 @@ struct SensorFileMerge {
         } catch {
             throw RecordingFileError(path: sources[k].path, error: error)
         }
-        try check(reading)
+        try check(reading, line: line)
         return (reading, k, line)
     }
 }

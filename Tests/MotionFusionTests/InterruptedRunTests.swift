@@ -45,9 +45,17 @@ struct InterruptedRunTests {
             defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
             try process.run()
             pthread_sigmask(SIG_SETMASK, &saved, nil)
-            // Written once the command reads (more than the FIFO holds).
-            let written = rows.withCString { write(writer, $0, strlen($0)) }
-            #expect(written == rows.utf8.count)
+            // Written once the command reads (more than the FIFO holds), without blocking: a
+            // command that ended early fails the test instead of hanging it.
+            _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) | O_NONBLOCK)
+            let bytes = Array(rows.utf8)
+            var written = 0
+            let deadline = Date().addingTimeInterval(20)
+            while written < bytes.count, Date() < deadline, process.isRunning {
+                let n = bytes[written...].withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+                if n > 0 { written += n } else { usleep(5_000) }
+            }
+            #expect(written == bytes.count, "\(command): the command read the rows")
             var temporary: [String] = []
             for _ in 0..<200 where temporary.isEmpty {
                 temporary = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp-") }

@@ -90,11 +90,11 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
             accelerometer: calibrated.accelerometer, magnetometer: calibrated.magnetometer)
     }
 
-    /// ``update(timestamp:gyroscope:accelerometer:magnetometer:)`` for readings the
-    /// ``calibration`` has already been applied to (``SensorCalibration/apply(gyroscope:accelerometer:magnetometer:)``).
     /// The square of the rate, (rad/s)², from which a gyroscope reading is corrupt: 1000 rad/s.
     @inlinable static var implausibleRate2: Scalar { 1_000_000 }
 
+    /// ``update(timestamp:gyroscope:accelerometer:magnetometer:)`` for readings the
+    /// ``calibration`` has already been applied to (``SensorCalibration/apply(gyroscope:accelerometer:magnetometer:)``).
     @inlinable @inline(__always)
     mutating func update(
         timestamp: Double, calibratedGyroscope gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>,
@@ -110,15 +110,15 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         case .gap: flags.insert(.timestampGap)
         case .invalid: flags.insert(.timestampInvalid)
         }
+        if let range = settings.gyroscopeRange, VectorCheck.largestMagnitude(gyroscope) >= range {
+            flags.insert(.gyroscopeSaturated)
+        }
         var gyroscope = gyroscope
         // No gyroscope measures 1000 rad/s: such a reading is corrupt, and every filter is given
         // it as NaN, which none integrates (they differed: one skipped it, others integrated it).
         if !VectorCheck.isFinite(gyroscope) || !((gyroscope * gyroscope).sum() < Self.implausibleRate2) {
             flags.insert(.gyroscopeInvalid)
             gyroscope = SIMD3(repeating: .nan)
-        }
-        if let range = settings.gyroscopeRange, VectorCheck.largestMagnitude(gyroscope) >= range {
-            flags.insert(.gyroscopeSaturated)
         }
         var acc = accelerometer
         if let range = settings.accelerometerRange, VectorCheck.largestMagnitude(accelerometer) >= range {

@@ -3,7 +3,7 @@
 /// newline: a cut can fall inside the last number (`-40.14` cut to `-4`), where the remaining text
 /// would still read as a number, so no cut line is ever guessed at.
 public struct CSVPartialLine: Sendable, Hashable, CustomStringConvertible {
-    /// The line's number (the header is line 1).
+    /// The line's number (the file's first line is 1; the header is line 1 unless blank lines precede it).
     public var line: Int
     /// Its length in bytes.
     public var byteCount: Int
