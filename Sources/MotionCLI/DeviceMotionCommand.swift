@@ -22,8 +22,7 @@ struct DeviceMotionCommand: ParsableCommand {
             \(outputFileRules)
             """)
 
-    @Argument(help: "The input CSV file (- for standard input).")
-    var input: String?
+    @OptionGroup var recording: RecordingInput
 
     @Flag(help: "Read the Linux IIO devices live instead of a file.")
     var live = false
@@ -63,7 +62,7 @@ struct DeviceMotionCommand: ParsableCommand {
     @OptionGroup var units: InputUnits
 
     func validate() throws {
-        guard (input != nil) != live else { throw ValidationError("give either an input CSV file or --live") }
+        guard recording.isGiven != live else { throw ValidationError("give either a recording (INPUT, or --gyroscope and --accelerometer) or --live") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be positive, got \(duration)") }
         if let samples, samples < 1 { throw ValidationError("--samples must be at least 1, got \(samples)") }
         if !live, duration != nil || samples != nil { throw ValidationError("--duration and --samples go with --live") }
@@ -92,10 +91,10 @@ struct DeviceMotionCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
-        guard let input else { return try runLive(&processor, calibrationFiles: calibrationFiles) }
-        let reader = try units.open(.file(input))
+        guard let input = recording.recording else { return try runLive(&processor, calibrationFiles: calibrationFiles) }
+        let reader = try units.open(input)
         // Before a sample is read: an output that is an input, a link or a folder is refused here.
-        let file = try OutputFile(path: output, inputs: [input] + calibrationFiles)
+        let file = try OutputFile(path: output, inputs: input.paths + calibrationFiles)
         file.write(Self.header)
         var accelerometer = AccelerometerPresence()
         do throws(RecordingFileError) {
@@ -113,7 +112,7 @@ struct DeviceMotionCommand: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         do {
-            try accelerometer.check([input], written: "no device motion written")
+            try accelerometer.check(input.paths, written: "no device motion written")
         } catch {
             file.abandon()
             throw error

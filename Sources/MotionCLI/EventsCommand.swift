@@ -20,8 +20,7 @@ struct EventsCommand: ParsableCommand {
             \(outputFileRules)
             """)
 
-    @Argument(help: "The input CSV file (- for standard input).")
-    var input: String
+    @OptionGroup var recording: RecordingInput
 
     @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
     var output: String
@@ -35,6 +34,7 @@ struct EventsCommand: ParsableCommand {
     var movementThreshold: Double = MovementDetector.Settings().threshold
 
     func validate() throws {
+        if !recording.isGiven { throw ValidationError("missing INPUT (or --gyroscope and --accelerometer files)") }
         guard shakeThreshold > 0, shakeThreshold.isFinite, movementThreshold > 0, movementThreshold.isFinite else {
             throw ValidationError("thresholds must be positive numbers")
         }
@@ -46,8 +46,9 @@ struct EventsCommand: ParsableCommand {
             shake: .init(threshold: shakeThreshold), movement: .init(threshold: movementThreshold))
         var events: [MotionEvent] = []
         var last = 0.0
-        let reader = try units.open(.file(input))
-        let file = try OutputFile(path: output, inputs: [input])
+        let input = recording.recording!
+        let reader = try units.open(input)
+        let file = try OutputFile(path: output, inputs: input.paths)
         file.write("t,event,value\n")
         func write(_ events: inout [MotionEvent]) {
             for e in events { file.write("\(e.timestamp),\(e.name),\(e.value)\n") }
@@ -71,7 +72,7 @@ struct EventsCommand: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         do {
-            try accelerometer.check([input], written: "no events written")
+            try accelerometer.check(input.paths, written: "no events written")
         } catch {
             file.abandon()
             throw error

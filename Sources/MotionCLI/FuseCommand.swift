@@ -26,23 +26,7 @@ struct FuseCommand: ParsableCommand {
             motion Command-Line Tool" (MotionFusion.docc/CommandLineTool.md).
             """)
 
-    @Argument(help: "The input CSV file (- for standard input).")
-    var input: String?
-
-    @Option(
-        name: .customLong("gyroscope"),
-        help: ArgumentHelp("Instead of INPUT: the gyroscope's t,x,y,z CSV file.", valueName: "file"))
-    var gyroscope: String?
-
-    @Option(
-        name: .customLong("accelerometer"),
-        help: ArgumentHelp("Instead of INPUT: the accelerometer's t,x,y,z CSV.", valueName: "file"))
-    var accelerometer: String?
-
-    @Option(
-        name: .customLong("magnetometer"),
-        help: ArgumentHelp("Optionally with them: the magnetometer's t,x,y,z CSV.", valueName: "file"))
-    var magnetometer: String?
+    @OptionGroup var recording: RecordingInput
 
     @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
     var output: String
@@ -137,16 +121,7 @@ struct FuseCommand: ParsableCommand {
     var stopAfter: Stage = .write
 
     func validate() throws {
-        let sensorFiles = [gyroscope, accelerometer, magnetometer].contains { $0 != nil }
-        if input != nil && sensorFiles {
-            throw ValidationError("give INPUT or the sensors' files (--gyroscope, --accelerometer, --magnetometer), not both")
-        }
-        if input == nil && (gyroscope == nil || accelerometer == nil) {
-            throw ValidationError(
-                sensorFiles
-                    ? "the sensors' files need both --gyroscope and --accelerometer (--magnetometer is optional)"
-                    : "missing INPUT (or --gyroscope and --accelerometer files)")
-        }
+        if !recording.isGiven { throw ValidationError("missing INPUT (or --gyroscope and --accelerometer files)") }
         // An option of another filter would be ignored: refuse it, naming the filters it belongs to.
         for option in filterOptions.keys.sorted(by: { $0.rawValue < $1.rawValue }) where !filter.options.contains(option) {
             throw ValidationError(
@@ -185,11 +160,8 @@ struct FuseCommand: ParsableCommand {
             options: filterOptions, overrides: settingOverrides, frame: frame, for: FuseConsumer<S>(command: self))
     }
 
-    /// What is read: INPUT, or the sensors' files.
-    var recordingInput: RecordingReader.Input {
-        if let input { return .file(input) }
-        return .sensorFiles(gyroscope: gyroscope!, accelerometer: accelerometer!, magnetometer: magnetometer)
-    }
+    /// What is read: INPUT, or the sensors' files (validated: one of them).
+    var recordingInput: RecordingReader.Input { recording.recording! }
 
     /// Fuses the recording sample by sample as ``RecordingReader`` makes them (one per gyroscope
     /// reading, whatever the layout), writing each row as it is made: memory stays flat however

@@ -6,8 +6,9 @@ import Testing
 @testable import MotionFusionIO
 
 /// One recording, one answer: the same readings written in every spelling the recording format
-/// allows — empty cells, `nan` cells, the two mixed row by row, one file per sensor, gzip, standard
-/// input — give every command that reads a recording the same output, byte for byte, whether the
+/// allows — empty cells, `nan` cells, the two mixed row by row, gzip, standard input, one file per
+/// sensor (for the commands that take them) — give every command that reads a recording the same
+/// output, byte for byte, whether the
 /// output goes to a file, to standard output on a pipe or to standard output on a file.
 ///
 /// The readings are a rotating device's, the accelerometer in rows of its own 3 ms after every
@@ -63,7 +64,7 @@ struct RecordingSpellingTests {
         process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
         let out = Pipe(), err = Pipe()
         if let standardOutput {
-            FileManager.default.createFile(atPath: standardOutput, contents: nil)
+            _ = FileManager.default.createFile(atPath: standardOutput, contents: nil)
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutput))
         } else {
             process.standardOutput = out
@@ -109,6 +110,7 @@ struct RecordingSpellingTests {
             ("calibrate gyroscope", ["calibrate", "gyroscope"]),
         ]
         var table: [String] = []
+        var references: [String: Data] = [:]
         for command in commands {
             var reference: Data?
             var outputs: [(String, Data)] = []
@@ -140,11 +142,15 @@ struct RecordingSpellingTests {
                 table.append("\(command.name) | \(spelling.name) | exit \(toFile.status) | \(file.count) bytes")
             }
             #expect((reference?.count ?? 0) > 20, "\(command.name) gave an output")
+            references[command.name] = reference
         }
-        // One file per sensor: the same fused result.
-        let fromFiles = try Self.run(["fuse"] + sensorFiles + ["-o", "-"], in: folder)
-        #expect(fromFiles.status == 0, "\(fromFiles.error)")
-        #expect(fromFiles.output == FileManager.default.contents(atPath: folder["reference.csv"]))
+        // One file per sensor: the same results.
+        for command in ["fuse", "device-motion", "events"] {
+            let fromFiles = try Self.run([command] + sensorFiles + ["-o", "-"], in: folder)
+            #expect(fromFiles.status == 0, "\(command): \(fromFiles.error)")
+            #expect(fromFiles.output == references[command], "\(command) from one file per sensor")
+            table.append("\(command) | one file per sensor | exit \(fromFiles.status) | \(fromFiles.output.count) bytes")
+        }
         // `record --replay` writes the same recording from every spelling (it failed at the first empty cell).
         var recorded: Data?
         for spelling in spellings where spelling.standardInput == nil {
