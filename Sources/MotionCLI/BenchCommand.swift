@@ -250,7 +250,8 @@ struct BenchCommand: ParsableCommand {
         if latency { return try runLatency() }
         let recording: IMURecording
         if let input {
-            recording = try IMURecording.read(path: input)
+            recording = try IMURecording.read(
+                path: input, maximumSamples: max(SystemMemory.available() / IMURecording.bytesPerSample, 1))
         } else {
             var settings = SyntheticMotion.Settings()
             settings.duration = recordingDuration

@@ -95,8 +95,12 @@ struct DemoCommand: ParsableCommand {
         }
         print("BROAD, \(names.count) trials with optical ground truth (mean of per-trial RMSE, movement phase):")
         print("  filter           9D total  9D heading  9D incl.  6D incl.  ns/sample (9D)")
+        // Every trial is held at once: what is left of the memory available bounds each.
+        var budget = max(SystemMemory.available() / IMURecording.bytesPerSample, 1)
         let trials = try names.map { name throws(RecordingFileError) in
-            try IMURecording.read(path: folder.appendingPathComponent(name).path)
+            let trial = try IMURecording.read(path: folder.appendingPathComponent(name).path, maximumSamples: max(budget, 1))
+            budget -= trial.count
+            return trial
         }
         for filter in FilterName.allCases {
             let name = filter.rawValue

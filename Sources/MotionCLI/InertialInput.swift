@@ -23,13 +23,24 @@ struct InertialInput: ParsableArguments {
         try output.map { path throws(OutputFileError) in try OutputFile(path: path, inputs: [input]) }
     }
 
+    /// The most samples a calibration holds: what the memory available fits.
+    static func maximumSamples() -> Int { max(SystemMemory.available() / IMURecording.bytesPerSample, 1) }
+
+    /// The recording, in memory (a calibration needs every sample); one larger than the memory
+    /// available is refused at the first sample beyond it.
     func recording() throws -> IMURecording {
         do throws(RecordingFileError) {
             let recording = try IMURecording.read(
-                path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit, checksUnits: !trustUnits)
+                path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit, checksUnits: !trustUnits,
+                maximumSamples: Self.maximumSamples())
             warnAboutCut(recording.partialLastLine, in: input)
             return recording
         } catch {
+            if case .tooManySamples = error.error {
+                throw CommandFailure(
+                    "\(error); a calibration holds the whole recording, \(IMURecording.bytesPerSample) bytes a sample, and "
+                        + "\(SystemMemory.available() / 1_000_000) MB is available: calibrate from a shorter recording")
+            }
             throw CommandFailure("\(error)")
         }
     }

@@ -4,9 +4,15 @@ import Foundation
 enum SystemMemory {
     /// Bytes available without swapping: on Linux MemAvailable from /proc/meminfo, lowered to what
     /// is left under the cgroup's memory.max when there is one; elsewhere (or when /proc cannot be
-    /// read) the physical memory.
+    /// read) the physical memory. The environment variable `MOTION_MEMORY_LIMIT` (bytes) lowers it
+    /// further: a cap on what the tool holds at once.
     static func available() -> Int {
         let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+        let cap = ProcessInfo.processInfo.environment["MOTION_MEMORY_LIMIT"].flatMap { Int($0) }.map { max($0, 0) } ?? Int.max
+        return min(cap, system(physical))
+    }
+
+    private static func system(_ physical: Int) -> Int {
         #if os(Linux)
             var available = physical
             if let meminfo = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),

@@ -1,5 +1,5 @@
 /// Why a CSV file could not be read. Every case that concerns the content names the line (1-based,
-/// the header is line 1) and, where there is one, the column.
+/// the file's first line is line 1, blank or not) and, where there is one, the column.
 public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(path: String, reason: String)
@@ -37,6 +37,10 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// that completed the evidence (the last row when the end of the file did), `column` the
     /// sensor's first column, `source` where the unit came from.
     case implausibleUnit(line: Int, column: Int, name: String, mismatch: RecordingUnitCheck.Mismatch, source: UnitSource)
+    /// The recording has more samples than a reader that holds it in memory was allowed
+    /// (``IMURecording/read(path:timeUnit:gyroscopeUnit:accelerometerUnit:magnetometerUnit:checksUnits:maximumSamples:)``):
+    /// `line` is the row of the first sample beyond `limit`.
+    case tooManySamples(line: Int, limit: Int)
 
     /// Where the unit a column is read in came from.
     public enum UnitSource: String, Sendable, Equatable {
@@ -79,6 +83,8 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
             "line \(line), column \(column) (\(name)): \(mismatch) ("
                 + (source == .header ? "the header's unit" : source == .given ? "the unit given" : "the default: the header gives none")
                 + "); " + Self.unitAdvice(mismatch, name: name)
+        case .tooManySamples(let line, let limit):
+            "line \(line): more than \(limit) samples, the most this reader holds in memory"
         }
     }
 

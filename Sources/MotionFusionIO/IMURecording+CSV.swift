@@ -1,6 +1,10 @@
 import MotionFusionCore
 
 extension IMURecording {
+    /// The bytes one sample takes in memory at most (time, three sensors, a reference attitude and
+    /// its scored flag), counting an array's growth by doubling: twice that.
+    public static let bytesPerSample = 2 * (8 + 3 * MemoryLayout<SIMD3<Double>>.stride + MemoryLayout<Quaternion<Double>>.stride + 1)
+
     /// Reads a recording into memory through ``RecordingReader`` (one sample per gyroscope
     /// reading, whatever the layout: single-rate, multi-rate, gzip, standard input), with, when
     /// the header has them, a reference attitude `qw,qx,qy,qz` (scalar first, sensor → earth;
@@ -19,10 +23,15 @@ extension IMURecording {
     ///   - magnetometerUnit: the unit of `mx,my,mz`; nil for the header's, else µT.
     ///   - checksUnits: true (the default) checks the units against the data
     ///     (``RecordingUnitCheck``); false reads data that are really that strange.
+    ///   - maximumSamples: the most samples read into memory (about ``bytesPerSample`` bytes
+    ///     each); a recording with more is refused at the first sample beyond, before it is held
+    ///     (``CSVError/tooManySamples(line:limit:)``), so that a recording too large for the memory
+    ///     ends in an error, not an out-of-memory kill.
     /// - Throws: ``RecordingFileError`` naming the file, line and column (see ``RecordingReader``).
     public static func read(
         path: String, timeUnit: TimeUnit? = nil, gyroscopeUnit: GyroscopeUnit? = nil,
-        accelerometerUnit: AccelerometerUnit? = nil, magnetometerUnit: MagnetometerUnit? = nil, checksUnits: Bool = true
+        accelerometerUnit: AccelerometerUnit? = nil, magnetometerUnit: MagnetometerUnit? = nil, checksUnits: Bool = true,
+        maximumSamples: Int = .max
     ) throws(RecordingFileError) -> IMURecording {
         let reader = try RecordingReader(
             .file(path),
@@ -43,6 +52,10 @@ extension IMURecording {
         if hasMovement { recording.scored = [] }
         let none = SIMD3<Double>(repeating: .nan)
         while let sample = try reader.next() {
+            guard recording.count < maximumSamples else {
+                throw RecordingFileError(
+                    path: path, error: .tooManySamples(line: reader.location?.line ?? 0, limit: maximumSamples))
+            }
             recording.timestamps.append(sample.timestamp)
             recording.gyroscope.append(sample.gyroscope ?? none)
             recording.accelerometer.append(sample.accelerometer ?? none)

@@ -1,6 +1,6 @@
 
 /// The columns of a recording: the one place their names are spelled. The readers
-/// (``IMUCSVReader``, ``IMURecording/read(path:timeUnit:gyroscopeUnit:accelerometerUnit:magnetometerUnit:checksUnits:)``,
+/// (``IMUCSVReader``, ``IMURecording/read(path:timeUnit:gyroscopeUnit:accelerometerUnit:magnetometerUnit:checksUnits:maximumSamples:)``,
 /// ``MotionRecorder/read(path:from:to:)``), ``MotionRecorder``'s header and the `motion` tool take
 /// the names from here, and ``CSVReader/column(named:)`` the long names a header may use instead.
 ///

@@ -124,7 +124,7 @@ struct HostileInputFileTests {
         case .wrongFieldCount(let line, let expected, let found):
             // The column where the line and the header part: the first missing or extra field.
             #expect(message.contains("line \(line), column \(min(expected, found) + 1):"), "\(file.name): \(message)")
-        case .lineTooLong(let line, _):
+        case .lineTooLong(let line, _), .tooManySamples(let line, _):
             #expect(message.contains("line \(line):"), "\(file.name): \(message)")
         case .empty, .missingColumn:
             #expect(message.contains("line 1:"), "\(file.name): \(message)")
