@@ -28,6 +28,11 @@ extension GyroscopeCalibrator.Axis: ExpressibleByArgument {
         default: return nil
         }
     }
+
+    /// The names accepted, for help and for the message on a wrong value (not the raw values 0–2).
+    public static var allValueStrings: [String] { ["x", "y", "z"] }
+
+    public var defaultValueDescription: String { Self.allValueStrings[rawValue] }
 }
 
 func describe(_ c: InertialCalibration, unit: String, to report: inout Report) {

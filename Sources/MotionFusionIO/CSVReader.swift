@@ -13,7 +13,8 @@ import MotionFusionCore
 /// A streaming reader of numeric CSV files with a header line: it reads the columns you ask for by
 /// name, in any order, and ignores the others.
 ///
-/// Accepted: a UTF-8 byte-order mark, LF or CRLF line ends, blank lines (skipped), surrounding
+/// Accepted: a UTF-8 byte-order mark, LF or CRLF line ends, blank lines (skipped, before the header
+/// too: line numbers count them, and the header is then not line 1), surrounding
 /// spaces in header names, `nan`/`inf` spelled as `strtod` reads them. A gzip-compressed file (or
 /// standard input) is decompressed as it is read, whatever its name (zlib's `gzread`, which reads
 /// an uncompressed file as it is); a compressed stream that is cut short or corrupt is an error
@@ -41,7 +42,7 @@ public final class CSVReader {
     public private(set) var bytesRead: Int = 0
     /// The file's size in bytes, if known: a regular file's, not for standard input or a pipe.
     public let fileSize: Int?
-    /// The line number of the last row returned (the header is line 1).
+    /// The line number of the last row returned (the file's first line is 1; the header is line 1 unless blank lines precede it).
     public private(set) var lineNumber = 0  // 1 once the header is read
     /// The last line, when it has no newline and so was not read (see the type's description); set
     /// once the reader has reached the end of the file.
@@ -56,6 +57,8 @@ public final class CSVReader {
     private var end = 0
     private var atEnd = false
     private var rowsReturned = 0
+    /// Lines read while looking for the header (blank ones before it).
+    private var linesBeforeHeader = 0
     /// The current line's fields (at most `header.count` are recorded) and how many it has.
     private var fieldStarts: UnsafeMutablePointer<Int>
     private var fieldEnds: UnsafeMutablePointer<Int>
@@ -92,14 +95,20 @@ public final class CSVReader {
         fieldEnds = .allocate(capacity: 1)
         fieldCapacity = 1
         var names: [String] = []
-        if let line = try nextLine() {
+        // The header is the first line that is not blank (blank lines before it are skipped and
+        // counted, as after it).
+        var lines = 0
+        while names.isEmpty, let line = try nextLine() {
+            lines += 1
+            linesBeforeHeader = lines
             var bytes = Array(UnsafeBufferPointer(start: buffer + line.lowerBound, count: line.count))
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+            if lines == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             names = bytes.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
                 String(decoding: $0, as: UTF8.self).trimmingSpaces()
             }
         }
-        lineNumber = 1
+        lineNumber = max(lines, 1)
         guard !names.isEmpty, names != [""] else { throw .empty }
         header = names
         fieldStarts.deallocate()
@@ -350,7 +359,7 @@ public final class CSVReader {
                 return range
             }
             if end - start > Self.maximumLine {
-                throw .lineTooLong(line: lineNumber + 1, limit: Self.maximumLine)
+                throw .lineTooLong(line: (lineNumber == 0 ? linesBeforeHeader : lineNumber) + 1, limit: Self.maximumLine)
             }
             if atEnd {
                 guard start < end else { return nil }

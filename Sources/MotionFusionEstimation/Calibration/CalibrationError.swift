@@ -22,7 +22,8 @@ public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .tooFewSamples(let needed, let found): "needs at least \(needed) samples, found \(found)"
+        case .tooFewSamples(let needed, let found):
+            "needs at least \(needed) sample\(needed == 1 ? "" : "s"), found \(found)"
         case .underdetermined(let reason): "the data cannot determine the calibration: \(reason)"
         case .notAnEllipsoid: "the samples do not lie on an ellipsoid"
         case .nonFiniteSample(let index): "sample \(index) has a NaN or infinite component"

@@ -33,7 +33,8 @@ public enum EllipsoidFit {
     /// - Throws: as ``magnetometer(_:fieldStrength:)`` (first of all
     ///   ``CalibrationError/invalidFieldStrength(_:)``, whatever the model); with ``Model/sphere``
     ///   (or ``Model/automatic`` falling back to it) ``CalibrationError/underdetermined(reason:)``
-    ///   when even a sphere is not determined (samples on one circle: rotation about a single axis).
+    ///   when even a sphere is not determined (samples in one plane: on a circle, a line or a few
+    ///   points).
     public static func magnetometer(
         _ samples: [SIMD3<Double>], fieldStrength: Double? = nil, model: Model
     ) throws(CalibrationError) -> (calibration: MagnetometerCalibration, model: Model) {
@@ -97,7 +98,9 @@ public enum EllipsoidFit {
         }
         guard fit.singularValues[3] > 0.05 * fit.singularValues[0] else {
             throw .underdetermined(
-                reason: "even a sphere is not determined: the samples lie on one circle (rotation about a single axis)")
+                reason: "even a sphere is not determined: the samples lie in one plane (on a circle, a line or a few "
+                    + "points: a rotation about a single axis, or too few distinct readings); turn the device about "
+                    + "more than one axis")
         }
         let centre = SIMD3(fit.solution[0], fit.solution[1], fit.solution[2])
         let r2 = fit.solution[3] + (centre * centre).sum()

@@ -20,7 +20,7 @@ public enum EstimationError: Error, Equatable, Sendable, CustomStringConvertible
         case .countMismatch(let expected, let found):
             "expected \(expected) inputs to pair with, found \(found)"
         case .tooFewInputs(let needed, let found):
-            "needs at least \(needed) inputs, found \(found)"
+            "needs at least \(needed) input\(needed == 1 ? "" : "s"), found \(found)"
         case .nonFiniteInput(let index):
             "input \(index) has a NaN or infinite component"
         case .invalidWeight(let index):
