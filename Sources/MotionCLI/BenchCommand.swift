@@ -250,8 +250,7 @@ struct BenchCommand: ParsableCommand {
         if latency { return try runLatency() }
         let recording: IMURecording
         if let input {
-            recording = try IMURecording.read(
-                path: input, maximumSamples: max(SystemMemory.available() / IMURecording.bytesPerSample, 1))
+            recording = try IMURecording.read(path: input, maximumSamples: SystemMemory.recordingSamples())
         } else {
             var settings = SyntheticMotion.Settings()
             settings.duration = recordingDuration

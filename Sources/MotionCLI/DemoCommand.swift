@@ -96,7 +96,7 @@ struct DemoCommand: ParsableCommand {
         print("BROAD, \(names.count) trials with optical ground truth (mean of per-trial RMSE, movement phase):")
         print("  filter           9D total  9D heading  9D incl.  6D incl.  ns/sample (9D)")
         // Every trial is held at once: what is left of the memory available bounds each.
-        var budget = max(SystemMemory.available() / IMURecording.bytesPerSample, 1)
+        var budget = SystemMemory.recordingSamples()
         let trials = try names.map { name throws(RecordingFileError) in
             let trial = try IMURecording.read(path: folder.appendingPathComponent(name).path, maximumSamples: max(budget, 1))
             budget -= trial.count

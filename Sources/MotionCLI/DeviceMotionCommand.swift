@@ -96,28 +96,9 @@ struct DeviceMotionCommand: ParsableCommand {
         // Before a sample is read: an output that is an input, a link or a folder is refused here.
         let file = try OutputFile(path: output, inputs: input.paths + calibrationFiles)
         file.write(Self.header)
-        var accelerometer = AccelerometerPresence()
-        do throws(RecordingFileError) {
-            // Sample by sample as ``RecordingReader`` makes them (those of `motion fuse`): memory
-            // stays flat however long the recording. A sample without an accelerometer reading
-            // (none yet, or the latest too old) gives no row, as with `--live`.
-            while let sample = try reader.next() {
-                accelerometer.see(sample.accelerometer)
-                guard let w = sample.gyroscope, let a = sample.accelerometer, accelerometer.seen else { continue }
-                let m = processor.update(timestamp: sample.timestamp, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
-                Self.write(m, at: sample.timestamp, to: file)
-            }
-        } catch {
-            file.abandon()
-            throw CommandFailure("\(error)")
+        try forEachDeviceMotion(in: reader, of: input, through: &processor, output: file, written: "no device motion written") {
+            Self.write($0, at: $1, to: file)
         }
-        do {
-            try accelerometer.check(input.paths, written: "no device motion written")
-        } catch {
-            file.abandon()
-            throw error
-        }
-        warnAboutSkipped(by: reader)
         try file.commit()
     }
 

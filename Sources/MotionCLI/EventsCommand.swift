@@ -54,30 +54,12 @@ struct EventsCommand: ParsableCommand {
             for e in events { file.write("\(e.timestamp),\(e.name),\(e.value)\n") }
             events.removeAll(keepingCapacity: true)
         }
-        var accelerometer = AccelerometerPresence()
-        do throws(RecordingFileError) {
-            // The samples of `motion device-motion`: one without an accelerometer reading is
-            // passed over, and so is every one before the first that can stand for gravity.
-            while let sample = try reader.next() {
-                accelerometer.see(sample.accelerometer)
-                guard let w = sample.gyroscope, let a = sample.accelerometer, accelerometer.seen else { continue }
-                let motion = processor.update(
-                    timestamp: sample.timestamp, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
-                detector.update(motion, into: &events)
-                if !events.isEmpty { write(&events) }
-                last = sample.timestamp
-            }
-        } catch {
-            file.abandon()
-            throw CommandFailure("\(error)")
+        try forEachDeviceMotion(in: reader, of: input, through: &processor, output: file, written: "no events written") {
+            motion, timestamp in
+            detector.update(motion, into: &events)
+            if !events.isEmpty { write(&events) }
+            last = timestamp
         }
-        do {
-            try accelerometer.check(input.paths, written: "no events written")
-        } catch {
-            file.abandon()
-            throw error
-        }
-        warnAboutSkipped(by: reader)
         detector.finish(at: last, into: &events)
         write(&events)
         try file.commit()

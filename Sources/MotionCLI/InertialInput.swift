@@ -23,16 +23,13 @@ struct InertialInput: ParsableArguments {
         try output.map { path throws(OutputFileError) in try OutputFile(path: path, inputs: [input]) }
     }
 
-    /// The most samples a calibration holds: what the memory available fits.
-    static func maximumSamples() -> Int { max(SystemMemory.available() / IMURecording.bytesPerSample, 1) }
-
     /// The recording, in memory (a calibration needs every sample); one larger than the memory
     /// available is refused at the first sample beyond it.
     func recording() throws -> IMURecording {
         do throws(RecordingFileError) {
             let recording = try IMURecording.read(
                 path: input, gyroscopeUnit: gyroUnit, accelerometerUnit: accelUnit, checksUnits: !trustUnits,
-                maximumSamples: Self.maximumSamples())
+                maximumSamples: SystemMemory.recordingSamples())
             warnAboutCut(recording.partialLastLine, in: input)
             return recording
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import MotionFusion
 
 /// The memory this process may still allocate.
 enum SystemMemory {
@@ -11,6 +12,10 @@ enum SystemMemory {
         let cap = ProcessInfo.processInfo.environment["MOTION_MEMORY_LIMIT"].flatMap { Int($0) }.map { max($0, 0) } ?? Int.max
         return min(cap, system(physical))
     }
+
+    /// The most samples an in-memory ``IMURecording`` may hold: what ``available()`` fits, at least
+    /// one. Commands that hold a whole recording (calibrate, bench --input, demo --broad) read with it.
+    static func recordingSamples() -> Int { max(available() / IMURecording.bytesPerSample, 1) }
 
     private static func system(_ physical: Int) -> Int {
         #if os(Linux)
