@@ -1,3 +1,3 @@
-// The system zlib (Debian: zlib1g-dev; in every Apple SDK). Seen only by MotionFusionIO's CSVReader,
-// which reads gzip-compressed recordings through it (gzread reads plain files as they are).
+// The system zlib (Debian: zlib1g-dev; in every Apple SDK). Seen only by MotionFusionIO's
+// ByteInput, which inflates gzip-compressed recordings through its stream API as they are read.
 #include <zlib.h>

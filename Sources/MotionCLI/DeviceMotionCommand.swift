@@ -95,6 +95,7 @@ struct DeviceMotionCommand: ParsableCommand {
         let reader = try units.open(input)
         // Before a sample is read: an output that is an input, a link or a folder is refused here.
         let file = try OutputFile(path: output, inputs: input.paths + calibrationFiles)
+        if file.mode == .writeThrough { reader.whenWaiting = { file.flush() } }
         file.write(Self.header)
         try forEachDeviceMotion(in: reader, of: input, through: &processor, output: file, written: "no device motion written") {
             Self.write($0, at: $1, to: file)

@@ -49,6 +49,7 @@ struct EventsCommand: ParsableCommand {
         let input = recording.recording!
         let reader = try units.open(input)
         let file = try OutputFile(path: output, inputs: input.paths)
+        if file.mode == .writeThrough { reader.whenWaiting = { file.flush() } }
         file.write("t,event,value\n")
         func write(_ events: inout [MotionEvent]) {
             for e in events { file.write("\(e.timestamp),\(e.name),\(e.value)\n") }

@@ -178,6 +178,8 @@ struct FuseCommand: ParsableCommand {
         // Before a sample is read: an output that is an input, a link or a folder is refused here.
         let writer =
             stopAfter == .write ? try FusionCSVWriter(path: output, inputs: recordingInput.paths + calibrationFiles) : nil
+        // Rows written through to a pipe or terminal go out whenever the input makes us wait.
+        if let writer, writer.file.mode == .writeThrough { reader.whenWaiting = { writer.flush() } }
         let progress = Progress(label: "fuse")
         var rows = 0
         var lastW = F.Scalar.zero  // printed in a measuring run, so the filter's work is kept

@@ -1,4 +1,3 @@
-internal import CZlib
 import MotionFusionCore
 #if canImport(Glibc)
     import Glibc
@@ -16,9 +15,9 @@ import MotionFusionCore
 /// Accepted: a UTF-8 byte-order mark, LF or CRLF line ends, blank lines (skipped, before the header
 /// too: line numbers count them, and the header is then not line 1), surrounding
 /// spaces in header names, `nan`/`inf` spelled as `strtod` reads them. A gzip-compressed file (or
-/// standard input) is decompressed as it is read, whatever its name (zlib's `gzread`, which reads
-/// an uncompressed file as it is); a compressed stream that is cut short or corrupt is an error
-/// naming the file, never a shorter recording.
+/// standard input) is decompressed as it is read, whatever its name (told by its first two bytes);
+/// a compressed stream that is cut short or corrupt is an error naming the file, never a shorter
+/// recording. A pipe's rows are returned as soon as they arrive (see ``whenWaiting``).
 ///
 /// A line is whole only with its newline. A last data line without one is a line cut short (a
 /// crash or a full disk in the middle of a write; the cut may fall inside a number, leaving text
@@ -48,8 +47,7 @@ public final class CSVReader {
     /// once the reader has reached the end of the file.
     public private(set) var partialLastLine: CSVPartialLine?
 
-    private let file: gzFile
-    private let path: String
+    private let input: ByteInput
     /// The bytes read and not yet consumed are `buffer[start..<end]`; `capacity` bytes are allocated.
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -73,22 +71,8 @@ public final class CSVReader {
     ///   ``CSVError/lineTooLong(line:limit:)``.
     public init(path: String) throws(CSVError) {
         // `-` is standard input (a duplicate of its descriptor, so that closing the reader leaves it open).
-        let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        var info = stat()
-        if fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            close(descriptor)
-            throw .unreadable(path: path, reason: String(cString: strerror(EISDIR)))
-        }
-        fileSize = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
-        // zlib owns the descriptor from here (gzclose closes it).
-        guard let file = gzdopen(descriptor, "rb") else {
-            close(descriptor)
-            throw .unreadable(path: path, reason: "out of memory")
-        }
-        gzbuffer(file, UInt32(Self.chunk))
-        self.file = file
-        self.path = path
+        input = try ByteInput(path: path)
+        fileSize = input.fileSize
         capacity = Self.chunk * 2
         buffer = .allocate(capacity: capacity)
         fieldStarts = .allocate(capacity: 1)
@@ -118,8 +102,15 @@ public final class CSVReader {
         fieldEnds = .allocate(capacity: fieldCapacity)
     }
 
+    /// Called when the reader is about to wait for a pipe, FIFO or terminal that has nothing to
+    /// give yet (never for a regular file): a command that writes as it reads flushes its output
+    /// there, so that a live pipeline's results come out as its input goes in.
+    public var whenWaiting: (() -> Void)? {
+        get { input.whenWaiting }
+        set { input.whenWaiting = newValue }
+    }
+
     deinit {
-        gzclose_r(file)
         buffer.deallocate()
         fieldStarts.deallocate()
         fieldEnds.deallocate()
@@ -384,32 +375,11 @@ public final class CSVReader {
                 start = 0
             }
             reserve(Self.chunk)
-            let got = Int(gzread(file, buffer + end, UInt32(Self.chunk)))
-            var code: Int32 = 0
-            let message = gzerror(file, &code)
-            // Z_BUF_ERROR at the end: a compressed stream cut short (gzread returns what it had).
-            if got < 0 || (code != Z_OK && code != Z_STREAM_END) {
-                let reason =
-                    code == Z_ERRNO ? String(cString: strerror(errno))
-                    : code == Z_MEM_ERROR ? "out of memory while decompressing"
-                    : code == Z_BUF_ERROR ? "the gzip stream is cut short (the compressed file is truncated)"
-                    : "the gzip stream is corrupt (\(Self.zlibMessage(message, code: code)))"
-                throw .unreadable(path: path, reason: reason)
-            }
+            let got = try input.read(into: buffer + end, count: Self.chunk)
             end += got
-            bytesRead = fileSize != nil && gzdirect(file) == 0 ? Int(gzoffset(file)) : bytesRead + got
-            if got < Self.chunk { atEnd = true }
+            bytesRead = input.progress
+            if got == 0 { atEnd = true }
         }
-    }
-
-    /// zlib's words for an error, without the `<fd:N>: ` it puts before them for a descriptor.
-    private static func zlibMessage(_ message: UnsafePointer<CChar>?, code: Int32) -> String {
-        guard let message else { return "zlib error \(code)" }
-        let text = String(cString: message)
-        guard text.hasPrefix("<fd:"), let colon = text.firstIndex(of: ":"),
-            let separator = text[text.index(after: colon)...].firstIndex(of: ":")
-        else { return text }
-        return String(text[text.index(after: separator)...]).trimmingSpaces()
     }
 
     /// Makes room for `count` more bytes after `end` (only a line longer than a chunk grows it).

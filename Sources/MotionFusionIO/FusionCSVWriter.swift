@@ -60,7 +60,7 @@ public final class FusionCSVWriter {
         } else {
             appendText(output)
         }
-        if buffer.count >= Self.chunk { flush() }
+        if buffer.count >= Self.chunk { handOver() }
     }
 
     private func append<Scalar: FusionScalar & TextOutputStreamable>(_ output: FusionOutput<Scalar>) {
@@ -103,9 +103,17 @@ public final class FusionCSVWriter {
     }
 
     /// Hands the buffered rows to the file.
-    private func flush() {
+    private func handOver() {
         file.write(UnsafeRawBufferPointer(buffer.contents))
         buffer.removeAll()
+    }
+
+    /// Sends the rows written so far on to the file now (``OutputFile/flush()``), instead of when
+    /// the buffers fill: for output written through to a pipe whose reader follows the input.
+    public func flush() {
+        guard isOpen else { return }
+        handOver()
+        file.flush()
     }
 
     /// Writes the last rows and finishes the file (``OutputFile/commit()``): a temporary file is
@@ -115,7 +123,7 @@ public final class FusionCSVWriter {
     ///   failed; the temporary file is removed then and the target is as it was.
     public func finish() throws(OutputFileError) {
         guard isOpen else { return }
-        flush()
+        handOver()
         isOpen = false
         try file.commit()
     }

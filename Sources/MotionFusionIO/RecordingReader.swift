@@ -284,8 +284,15 @@ public final class RecordingReader {
         return merge!.sources.compactMap { source in source.reader.csv.partialLastLine.map { (source.path, $0) } }
     }
 
-    /// True when every input is a regular file (its size known).
-    public var isRegularFile: Bool { totalBytes != nil }
+    /// Called when reading is about to wait for a pipe, FIFO or terminal that has nothing to give
+    /// yet (``CSVReader/whenWaiting``; never for a regular file). A command that writes as it
+    /// reads flushes its output there, so that a live pipeline's results follow its input.
+    public var whenWaiting: (() -> Void)? {
+        didSet {
+            if let rows { rows.csv.whenWaiting = whenWaiting }
+            for source in merge?.sources ?? [] { source.reader.csv.whenWaiting = whenWaiting }
+        }
+    }
 }
 
 /// Why a recording could not be read: the file and what was wrong in it.

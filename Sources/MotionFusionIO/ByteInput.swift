@@ -1,0 +1,208 @@
+internal import CZlib
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The bytes of one input as ``CSVReader`` reads them: a file by path, or standard input (`-`),
+/// plain or gzip-compressed — told apart by the first two bytes (gzip's 1f 8b), whatever the name —
+/// and decompressed with zlib's stream API as they arrive.
+///
+/// ``read(into:count:)`` returns what is there as soon as there is something: a pipe's or a FIFO's
+/// bytes are handed on as they are written, not held until a buffer fills or the writer closes, so
+/// that `producer | motion fuse - -o -` follows the producer. Before it would wait for a pipe,
+/// ``whenWaiting`` is called (a command flushes its output there). A gzip file of several members
+/// (`cat a.gz b.gz`) reads as their concatenation; bytes after the last member that do not start
+/// another are ignored, as gzip and zlib's `gzread` do.
+///
+/// Errors are ``CSVError/unreadable(path:reason:)``: a read that fails, a compressed stream cut
+/// short ("cut short") or corrupt, a bad check sum included ("corrupt").
+final class ByteInput {
+    /// The file's size in bytes: a regular file's, nil for a pipe, a FIFO or a terminal.
+    let fileSize: Int?
+    /// Bytes of the input consumed so far, for progress against ``fileSize``: of a compressed
+    /// regular file the compressed bytes, otherwise the bytes returned.
+    private(set) var progress = 0
+    /// Called before a read that would wait for a pipe, FIFO or terminal (never for a regular file).
+    var whenWaiting: (() -> Void)?
+
+    private let descriptor: Int32
+    private let path: String
+    /// Compressed bytes read and not yet inflated, or (before the first call decides the format, or
+    /// of a plain input) bytes read and not yet returned: `pending[pendingStart..<pendingEnd]`.
+    private let pending: UnsafeMutablePointer<UInt8>
+    private var pendingStart = 0
+    private var pendingEnd = 0
+    private var stream = z_stream()
+    private var format = Format.undecided
+    /// The descriptor gave its end of file.
+    private var sourceEnded = false
+    /// A gzip member ended and whether another follows is not yet known.
+    private var memberEnded = false
+
+    private enum Format { case undecided, plain, gzip, finished }
+    private static let pendingCapacity = 64 * 1024
+
+    /// Opens `path` (`-`: a duplicate of standard input's descriptor, so that closing this leaves
+    /// standard input open).
+    init(path: String) throws(CSVError) {
+        let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw .unreadable(path: path, reason: reason)
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            throw .unreadable(path: path, reason: String(cString: strerror(EISDIR)))
+        }
+        fileSize = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        self.descriptor = descriptor
+        self.path = path
+        pending = .allocate(capacity: Self.pendingCapacity)
+    }
+
+    deinit {
+        if format == .gzip || format == .finished { inflateEnd(&stream) }
+        close(descriptor)
+        pending.deallocate()
+    }
+
+    /// Reads up to `count` (> 0) bytes of text into `destination` and returns how many: 0 only at
+    /// the end of the input. Waits only while nothing at all can be returned.
+    func read(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(CSVError) -> Int {
+        if format == .undecided { try decide() }
+        switch format {
+        case .undecided, .finished:
+            return 0
+        case .plain:
+            let got: Int
+            if pendingStart < pendingEnd {
+                got = min(count, pendingEnd - pendingStart)
+                destination.update(from: pending + pendingStart, count: got)
+                pendingStart += got
+            } else {
+                got = try readSource(into: destination, count: count)
+            }
+            progress += got
+            return got
+        case .gzip:
+            return try inflate(into: destination, count: count)
+        }
+    }
+
+    /// Reads the first bytes (two, or fewer at the end) and settles the format.
+    private func decide() throws(CSVError) {
+        try fillPending(atLeast: 2)
+        let available = pendingEnd - pendingStart
+        guard available >= 2, pending[pendingStart] == 0x1F, pending[pendingStart + 1] == 0x8B else {
+            format = .plain
+            return
+        }
+        // 15 + 16: a gzip header and trailer (its CRC-32 and length checked) around a 32 KiB window.
+        let status = inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else { throw .unreadable(path: path, reason: Self.reason(status, stream.msg)) }
+        format = .gzip
+    }
+
+    /// Inflates what it can into `destination`, reading more compressed bytes only when it must.
+    private func inflate(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(CSVError) -> Int {
+        if memberEnded, try !nextMember() { return 0 }
+        while true {
+            if pendingStart == pendingEnd && !sourceEnded { try fillPending(atLeast: 1) }
+            let before = pendingEnd - pendingStart
+            stream.next_in = pending + pendingStart
+            stream.avail_in = UInt32(before)
+            stream.next_out = destination
+            stream.avail_out = UInt32(clamping: count)
+            let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+            let consumed = before - Int(stream.avail_in)
+            pendingStart += consumed
+            let produced = count - Int(stream.avail_out)
+            progress += fileSize != nil ? consumed : produced
+            switch status {
+            case Z_OK, Z_BUF_ERROR:
+                if produced > 0 { return produced }
+                if pendingStart == pendingEnd && sourceEnded {
+                    throw .unreadable(path: path, reason: "the gzip stream is cut short (the compressed file is truncated)")
+                }
+            case Z_STREAM_END:
+                // What the member ended with goes out first: whether another follows may mean
+                // waiting for the writer.
+                memberEnded = true
+                if produced > 0 { return produced }
+                if try !nextMember() { return 0 }
+            case Z_MEM_ERROR:
+                throw .unreadable(path: path, reason: "out of memory while decompressing")
+            default:
+                throw .unreadable(path: path, reason: "the gzip stream is corrupt (\(Self.reason(status, stream.msg)))")
+            }
+        }
+    }
+
+    /// After a gzip member's end: true when another member follows (the stream is reset for it);
+    /// false when the input ends, or what follows is not a member (ignored).
+    private func nextMember() throws(CSVError) -> Bool {
+        memberEnded = false
+        try fillPending(atLeast: 2)
+        if pendingEnd - pendingStart >= 2, pending[pendingStart] == 0x1F, pending[pendingStart + 1] == 0x8B {
+            inflateReset(&stream)
+            return true
+        }
+        format = .finished
+        return false
+    }
+
+    /// Reads until `pending` holds at least `minimum` bytes or the source ends, moving the unread
+    /// bytes to the front first.
+    private func fillPending(atLeast minimum: Int) throws(CSVError) {
+        if pendingStart > 0 {
+            let unread = pendingEnd - pendingStart
+            if unread > 0 { memmove(pending, pending + pendingStart, unread) }
+            pendingEnd = unread
+            pendingStart = 0
+        }
+        while pendingEnd < minimum && !sourceEnded {
+            let got = try readSource(into: pending + pendingEnd, count: Self.pendingCapacity - pendingEnd)
+            if got == 0 { sourceEnded = true }
+            pendingEnd += got
+        }
+    }
+
+    /// One read(2) of the descriptor (again when a signal interrupts it); 0 at its end. Calls
+    /// ``whenWaiting`` first when a pipe has nothing to give yet.
+    private func readSource(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(CSVError) -> Int {
+        if let whenWaiting, fileSize == nil {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 0) == 0 { whenWaiting() }
+        }
+        while true {
+            let got = systemRead(descriptor, destination, count)
+            if got >= 0 { return got }
+            if errno == EINTR { continue }
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// zlib's words for a status, or its code.
+    private static func reason(_ status: Int32, _ message: UnsafePointer<CChar>?) -> String {
+        if let message { return String(cString: message) }
+        switch status {
+        case Z_DATA_ERROR: return "invalid compressed data"
+        case Z_NEED_DICT: return "a preset dictionary is needed"
+        case Z_VERSION_ERROR: return "zlib version mismatch"
+        default: return "zlib error \(status)"
+        }
+    }
+}
+
+/// read(2), named apart from ``ByteInput/read(into:count:)``.
+private func systemRead(_ descriptor: Int32, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+    read(descriptor, destination, count)
+}
