@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MotionFusion
 
 /// The `motion` command-line tool.
@@ -18,9 +19,14 @@ struct MotionCommand: ParsableCommand {
     )
 
     /// Runs the command; an interrupted run (SIGINT, SIGTERM, SIGHUP) first removes its temporary
-    /// output files (``TemporaryFileCleanup``).
+    /// output files (``TemporaryFileCleanup``). An option given twice where it counts once is
+    /// refused first (``RepeatedOptions``).
     static func main() {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { TemporaryFileCleanup.enable() }
+        if let message = RepeatedOptions.firstRepeated(in: Array(CommandLine.arguments.dropFirst())) {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            exit(withError: ExitCode.validationFailure)
+        }
         main(nil)
     }
 }
