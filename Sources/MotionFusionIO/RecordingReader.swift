@@ -115,8 +115,6 @@ public final class RecordingReader {
     @exclusivity(unchecked) private var passedOnCount = 0
     /// Gyroscope readings with a non-finite timestamp discarded because too many waited.
     public private(set) var discardedInvalidGyroscope = 0
-    /// For each sample in `lines`, its row's extra values (one file only), `extraCount` per sample.
-    @exclusivity(unchecked) private var extras: [Double]
     private let extraCount: Int
     @exclusivity(unchecked) private var currentExtras: [Double]
 
@@ -141,7 +139,10 @@ public final class RecordingReader {
         self.input = input
         paths = input.paths
         assembler = SampleAssembler(rules: rules)
-        lines = LineQueue(capacity: 2 * SampleAssembler.heldSamples + Self.passedOnCapacity + 2)
+        let extraCount: Int
+        if case .file = input { extraCount = extraColumns.count } else { extraCount = 0 }
+        self.extraCount = extraCount
+        lines = LineQueue(capacity: 2 * SampleAssembler.heldSamples + Self.passedOnCapacity + 2, extraCount: extraCount)
         switch input {
         case .file(let path):
             do throws(CSVError) {
@@ -155,7 +156,6 @@ public final class RecordingReader {
             } catch {
                 throw RecordingFileError(path: path, error: error)
             }
-            extraCount = extraColumns.count
         case .sensorFiles(let gyroscope, let accelerometer, let magnetometer):
             var files: [(String, SensorReading.Sensor)] = [(gyroscope, .gyroscope), (accelerometer, .accelerometer)]
             if let magnetometer, useMagnetometer { files.append((magnetometer, .magnetometer)) }
@@ -164,9 +164,7 @@ public final class RecordingReader {
             rows = nil
             self.units = merge.units
             sensors = files.count == 3 ? .all : [.gyroscope, .accelerometer]
-            extraCount = 0
         }
-        extras = [Double](repeating: .nan, count: extraCount * lines.capacity)
         passedOn = [SensorSample](repeating: SensorSample(timestamp: 0, gyroscope: nil, accelerometer: nil, magnetometer: nil), count: Self.passedOnCapacity)
         currentExtras = [Double](repeating: .nan, count: extraCount)
     }
@@ -193,11 +191,11 @@ public final class RecordingReader {
                 let sample = passedOn[passedOnHead]
                 passedOnHead = (passedOnHead + 1) % Self.passedOnCapacity
                 passedOnCount -= 1
-                take(lines.pop()!)
+                takePlace()
                 return sample
             }
             if let sample = assembler.next() {
-                if let entry = lines.pop() { take(entry) }
+                takePlace()
                 return sample
             }
             if assembler.isFinished { return nil }
@@ -205,25 +203,27 @@ public final class RecordingReader {
         }
     }
 
-    /// Makes `entry` the place of the sample being returned.
-    private func take(_ entry: LineQueue.Entry) {
+    /// Makes the oldest place queued (if any) the place of the sample being returned.
+    private func takePlace() {
+        guard let entry = lines.first else { return }
+        lines.copyFirstExtras(into: &currentExtras)
+        lines.pop()
         lastEntry = entry
-        for k in 0..<extraCount { currentExtras[k] = extras[entry.slot * extraCount + k] }
     }
 
     /// The most gyroscope readings with a non-finite timestamp held at once.
     public static let passedOnCapacity = 256
 
-    /// Queues a gyroscope reading with a non-finite timestamp as a sample of its own, at its place;
-    /// returns its slot, or nil when too many wait (it is then discarded and counted).
-    private func passOn(_ sample: SensorSample, file: Int, line: Int) -> Int? {
+    /// Queues a gyroscope reading with a non-finite timestamp as a sample of its own, at its place
+    /// with its row's extra values; when too many wait it is discarded and counted.
+    private func passOn(_ sample: SensorSample, file: Int, line: Int, extra: (Int) -> Double = { _ in .nan }) {
         guard passedOnCount < Self.passedOnCapacity else {
             discardedInvalidGyroscope += 1
-            return nil
+            return
         }
         passedOn[(passedOnHead + passedOnCount) % Self.passedOnCapacity] = sample
         passedOnCount += 1
-        return lines.push(file: file, line: line, passedOn: true)
+        lines.push(file: file, line: line, passedOn: true, extra: extra)
     }
 
     /// Reads the next row (one file) or reading (one file per sensor) into the assembler, or
@@ -237,22 +237,20 @@ public final class RecordingReader {
                 throw RecordingFileError(path: paths[0], error: error)
             }
             guard let row else { return assembler.finish() }
-            var slot: Int?
             if row.gyroscope != nil {
                 if row.timestamp.isFinite {
-                    slot = lines.push(file: 0, line: row.line)
+                    lines.push(file: 0, line: row.line) { rows.extraValue($0) }
                 } else {
                     // Its row's readings go with it: they cannot be placed in time either.
-                    slot = passOn(row.sample, file: 0, line: row.line)
+                    passOn(row.sample, file: 0, line: row.line) { rows.extraValue($0) }
                 }
             }
-            if let slot { for k in 0..<extraCount { extras[slot * extraCount + k] = rows.extraValue(k) } }
             if row.timestamp.isFinite || row.gyroscope == nil { assembler.add(row.sample) }
         } else {
             guard let (reading, file, line) = try merge!.next() else { return assembler.finish() }
             if reading.sensor == .gyroscope {
                 guard reading.timestamp.isFinite else {
-                    _ = passOn(SensorSample(timestamp: reading.timestamp, gyroscope: reading.value, accelerometer: nil, magnetometer: nil), file: file, line: line)
+                    passOn(SensorSample(timestamp: reading.timestamp, gyroscope: reading.value, accelerometer: nil, magnetometer: nil), file: file, line: line)
                     return
                 }
                 lines.push(file: file, line: line)
@@ -311,43 +309,87 @@ public struct RecordingFileError: Error, Equatable, Sendable, CustomStringConver
     public var description: String { "\(path): \(error)" }
 }
 
-/// A queue of gyroscope readings' places, with the slot each one holds (for its extra values)
-/// and whether its sample is passed on without the assembler.
+/// A queue of gyroscope readings' places, each with its row's extra values (``extraCount`` of
+/// them) and whether its sample is passed on without the assembler. Its storage starts small and
+/// doubles, up to the capacity, only when more places wait than ever before (as
+/// ``SampleAssembler``'s queues do), so that opening a reader costs little.
 struct LineQueue {
     struct Entry {
         var file: Int
         var line: Int
         var passedOn: Bool
-        var slot: Int
     }
 
     let capacity: Int
+    let extraCount: Int
     private var entries: [Entry]
+    /// `extraCount` values per entry, at the entry's index × `extraCount`.
+    private var extras: [Double]
     private var head = 0
     private var count = 0
 
-    init(capacity: Int) {
-        self.capacity = capacity
-        entries = [Entry](repeating: Entry(file: 0, line: 0, passedOn: false, slot: 0), count: capacity)
+    init(capacity: Int, extraCount: Int) {
+        self.capacity = max(capacity, 1)
+        self.extraCount = extraCount
+        let initial = min(self.capacity, 16)
+        entries = [Entry](repeating: Entry(file: 0, line: 0, passedOn: false), count: initial)
+        extras = [Double](repeating: .nan, count: initial * extraCount)
     }
 
-    /// Adds a place and returns its slot. The oldest is dropped when the queue is full (the
-    /// assembler and the passed-on queue hold fewer readings than the capacity, so it never is).
-    @discardableResult
-    mutating func push(file: Int, line: Int, passedOn: Bool = false) -> Int {
-        if count == capacity { _ = pop() }
-        let slot = (head + count) % capacity
-        entries[slot] = Entry(file: file, line: line, passedOn: passedOn, slot: slot)
+    /// The storage index of the entry `offset` places after the oldest (`offset` ≤ `count`).
+    @inline(__always)
+    private func index(_ offset: Int) -> Int {
+        let i = head + offset
+        return i < entries.count ? i : i - entries.count
+    }
+
+    /// Adds a place with its extra values (`extra(k)`, k < ``extraCount``). The oldest is dropped
+    /// when the queue is full (the assembler and the passed-on queue hold fewer readings than the
+    /// capacity, so it never is).
+    mutating func push(file: Int, line: Int, passedOn: Bool = false, extra: (Int) -> Double = { _ in .nan }) {
+        if count == capacity {
+            pop()
+        } else if count == entries.count {
+            grow()
+        }
+        let i = index(count)
+        entries[i] = Entry(file: file, line: line, passedOn: passedOn)
+        for k in 0..<extraCount { extras[i * extraCount + k] = extra(k) }
         count += 1
-        return slot
+    }
+
+    /// Doubles the storage (up to the capacity), the entries moved to its front in order.
+    private mutating func grow() {
+        let larger = min(entries.count * 2, capacity)
+        var movedEntries: [Entry] = []
+        var movedExtras: [Double] = []
+        movedEntries.reserveCapacity(larger)
+        movedExtras.reserveCapacity(larger * extraCount)
+        for k in 0..<count {
+            let i = index(k)
+            movedEntries.append(entries[i])
+            movedExtras.append(contentsOf: extras[(i * extraCount)..<((i + 1) * extraCount)])
+        }
+        movedEntries.append(contentsOf: repeatElement(Entry(file: 0, line: 0, passedOn: false), count: larger - count))
+        movedExtras.append(contentsOf: repeatElement(.nan, count: (larger - count) * extraCount))
+        entries = movedEntries
+        extras = movedExtras
+        head = 0
     }
 
     var first: Entry? { count > 0 ? entries[head] : nil }
 
+    /// Copies the oldest entry's extra values into `values` (``extraCount`` of them).
+    func copyFirstExtras(into values: inout [Double]) {
+        guard count > 0 else { return }
+        for k in 0..<extraCount { values[k] = extras[head * extraCount + k] }
+    }
+
+    @discardableResult
     mutating func pop() -> Entry? {
         guard count > 0 else { return nil }
         let entry = entries[head]
-        head = (head + 1) % capacity
+        head = index(1)
         count -= 1
         return entry
     }

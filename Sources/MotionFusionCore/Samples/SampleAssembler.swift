@@ -44,14 +44,16 @@
 ///   (``Statistics-swift.struct/invalidReadings``). Values are passed on as they are; the filter's
 ///   stream deals with NaN and saturated values.
 ///
-/// Memory is allocated once, at creation: at most ``heldSamples`` gyroscope readings wait (beyond
+/// Memory is bounded: at most ``heldSamples`` gyroscope readings wait (beyond
 /// that the oldest is made without waiting, ``Statistics-swift.struct/overflows``) and
 /// ``heldReadings`` readings of each other sensor are kept: when a sensor's readings fill that,
 /// the gyroscope readings waiting are made first (they may need the oldest), and only a reading
 /// still ahead of every gyroscope reading is dropped (``Statistics-swift.struct/discardedReadings``).
 /// Made samples are kept until ``next()`` takes them, up to ``heldSamples``; a caller that adds
 /// more without taking loses the oldest (``Statistics-swift.struct/droppedSamples``): take
-/// samples after each reading or scan added.
+/// samples after each reading or scan added. The queues' storage starts small and doubles only
+/// when more readings wait than ever before (at most 8 allocations per queue in an assembler's life, none once
+/// it has held that many): adding readings otherwise never allocates.
 public struct SampleAssembler: Sendable {
     /// The limits the rules use, in seconds.
     public struct Rules: Sendable, Hashable {
