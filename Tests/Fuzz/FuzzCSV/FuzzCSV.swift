@@ -1,6 +1,8 @@
-// libFuzzer target: the CSV reader (`IMUCSVReader` over `CSVReader`) on arbitrary bytes.
-// Built and run by scripts/fuzz. Any input must give rows or a typed CSVError, never a crash; every
-// row it returns must have a finite timestamp.
+// libFuzzer target: the one reader of recordings (`RecordingReader` over `IMUCSVReader` and
+// `CSVReader`, gzip or not, single- or multi-rate) on arbitrary bytes. Built and run by
+// scripts/fuzz, which starts it from the seeds in Tests/Fuzz/Seeds/FuzzCSV (every spelling of a
+// multi-rate file, gzip among them). Any input must give samples or a typed RecordingFileError,
+// never a crash; each sample is one gyroscope reading, in the order of the file's lines.
 import Foundation
 import FuzzDriver
 import MotionFusion
@@ -11,17 +13,21 @@ let path = FileManager.default.temporaryDirectory.appendingPathComponent("motion
 public func fuzzCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return 0 }
-    do {
-        let reader = try IMUCSVReader(path: path)
-        var rows = 0
-        while let record = try reader.next() {
-            precondition(record.timestamp.isFinite, "a row with a non-finite timestamp")
-            rows += 1
-            if rows > 100_000 { break }
+    do throws(RecordingFileError) {
+        let reader = try RecordingReader(.file(path))
+        var samples = 0
+        var lastLine = 0
+        while let sample = try reader.next() {
+            let line = reader.location?.line ?? 0
+            precondition(line > lastLine, "sample \(samples) at line \(line), after line \(lastLine)")
+            precondition(sample.gyroscope != nil || !sample.timestamp.isFinite, "a sample without its gyroscope reading")
+            lastLine = line
+            samples += 1
+            if samples > 100_000 { break }
         }
     } catch {
-        // A typed CSVError: the expected outcome for broken input.
-        _ = error.localizedDescription
+        // A typed error naming the file: the expected outcome for broken input.
+        precondition(error.path == path, "\(error)")
     }
     return 0
 }
