@@ -37,12 +37,15 @@ final class ByteInput {
     private let pending: UnsafeMutablePointer<UInt8>
     private var pendingStart = 0
     private var pendingEnd = 0
-    private var stream = z_stream()
+    /// zlib's state, at an address that stays put (zlib checks that it does).
+    private let stream: UnsafeMutablePointer<z_stream>
     private var format = Format.undecided
     /// The descriptor gave its end of file.
     private var sourceEnded = false
     /// A gzip member ended and whether another follows is not yet known.
     private var memberEnded = false
+    /// zlib's inflate state is set up (and must be ended).
+    private var inflating = false
 
     private enum Format { case undecided, plain, gzip, finished }
     private static let pendingCapacity = 64 * 1024
@@ -66,12 +69,16 @@ final class ByteInput {
         self.descriptor = descriptor
         self.path = path
         pending = .allocate(capacity: Self.pendingCapacity)
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
     }
 
     deinit {
-        if format == .gzip || format == .finished { inflateEnd(&stream) }
+        if inflating { inflateEnd(stream) }
         close(descriptor)
         pending.deallocate()
+        stream.deinitialize(count: 1)
+        stream.deallocate()
     }
 
     /// Reads up to `count` (> 0) bytes of text into `destination` and returns how many: 0 only at
@@ -87,6 +94,8 @@ final class ByteInput {
                 got = min(count, pendingEnd - pendingStart)
                 destination.update(from: pending + pendingStart, count: got)
                 pendingStart += got
+            } else if sourceEnded {
+                got = 0
             } else {
                 got = try readSource(into: destination, count: count)
             }
@@ -106,31 +115,38 @@ final class ByteInput {
             return
         }
         // 15 + 16: a gzip header and trailer (its CRC-32 and length checked) around a 32 KiB window.
-        let status = inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else { throw .unreadable(path: path, reason: Self.reason(status, stream.msg)) }
+        let status = inflateInit2_(stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else { throw .unreadable(path: path, reason: Self.reason(status, stream.pointee.msg)) }
+        inflating = true
         format = .gzip
     }
 
-    /// Inflates what it can into `destination`, reading more compressed bytes only when it must.
+    /// Inflates what it can into `destination`, reading more compressed bytes only when it must:
+    /// zlib may hold output back when the last call filled `destination` (the rest of a match),
+    /// so it is asked first with the input it has, even none.
     private func inflate(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(CSVError) -> Int {
         if memberEnded, try !nextMember() { return 0 }
+        let room = min(count, Int(UInt32.max))
         while true {
-            if pendingStart == pendingEnd && !sourceEnded { try fillPending(atLeast: 1) }
             let before = pendingEnd - pendingStart
-            stream.next_in = pending + pendingStart
-            stream.avail_in = UInt32(before)
-            stream.next_out = destination
-            stream.avail_out = UInt32(clamping: count)
-            let status = CZlib.inflate(&stream, Z_NO_FLUSH)
-            let consumed = before - Int(stream.avail_in)
+            stream.pointee.next_in = pending + pendingStart
+            stream.pointee.avail_in = UInt32(before)
+            stream.pointee.next_out = destination
+            stream.pointee.avail_out = UInt32(room)
+            let status = CZlib.inflate(stream, Z_NO_FLUSH)
+            let consumed = before - Int(stream.pointee.avail_in)
             pendingStart += consumed
-            let produced = count - Int(stream.avail_out)
+            let produced = room - Int(stream.pointee.avail_out)
             progress += fileSize != nil ? consumed : produced
             switch status {
             case Z_OK, Z_BUF_ERROR:
                 if produced > 0 { return produced }
-                if pendingStart == pendingEnd && sourceEnded {
-                    throw .unreadable(path: path, reason: "the gzip stream is cut short (the compressed file is truncated)")
+                // Nothing came out: zlib needs more input.
+                if pendingStart == pendingEnd {
+                    if sourceEnded {
+                        throw .unreadable(path: path, reason: "the gzip stream is cut short (the compressed file is truncated)")
+                    }
+                    try fillPending(atLeast: 1)
                 }
             case Z_STREAM_END:
                 // What the member ended with goes out first: whether another follows may mean
@@ -141,7 +157,7 @@ final class ByteInput {
             case Z_MEM_ERROR:
                 throw .unreadable(path: path, reason: "out of memory while decompressing")
             default:
-                throw .unreadable(path: path, reason: "the gzip stream is corrupt (\(Self.reason(status, stream.msg)))")
+                throw .unreadable(path: path, reason: "the gzip stream is corrupt (\(Self.reason(status, stream.pointee.msg)))")
             }
         }
     }
@@ -152,10 +168,12 @@ final class ByteInput {
         memberEnded = false
         try fillPending(atLeast: 2)
         if pendingEnd - pendingStart >= 2, pending[pendingStart] == 0x1F, pending[pendingStart + 1] == 0x8B {
-            inflateReset(&stream)
+            inflateReset(stream)
             return true
         }
+        // The rest (not another member) is ignored: progress counts it as read.
         format = .finished
+        if let fileSize { progress = fileSize }
         return false
     }
 
@@ -179,8 +197,10 @@ final class ByteInput {
     /// ``whenWaiting`` first when a pipe has nothing to give yet.
     private func readSource(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(CSVError) -> Int {
         if let whenWaiting, fileSize == nil {
+            // Unless the descriptor has bytes or its end ready (poll may also fail, or not serve
+            // terminals, as on Darwin: then the read may wait, so the hook runs).
             var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, 0) == 0 { whenWaiting() }
+            if poll(&ready, 1, 0) != 1 || ready.revents & Int16(POLLIN | POLLHUP) == 0 { whenWaiting() }
         }
         while true {
             let got = systemRead(descriptor, destination, count)
