@@ -8,7 +8,9 @@ import Foundation
 /// Options that a command takes several times (`--calibration`, `--set`, bench's `--filter` and
 /// `--streams`) are listed in ``repeatable``; a test compares that list with what ArgumentParser
 /// reports as repeating (`--experimental-dump-help`). `-o` and `--output` are one option, and so
-/// are a flag and its `--no-` form. Nothing after `--` is looked at.
+/// are a flag and its `--no-` form and an option's other names (``sameOption``; the test checks
+/// these against the dump too). Nothing after `--` is looked at, and a command line asking for help
+/// is left to the parser.
 enum RepeatedOptions {
     /// For each command path (`fuse`, `calibrate gyroscope`), the long names it takes more than once.
     static let repeatable: [String: Set<String>] = [
@@ -17,8 +19,9 @@ enum RepeatedOptions {
         "bench": ["filter", "streams"],
     ]
 
-    /// The long names of an inverted flag pair, each to the one it stands with.
-    static let inversions: [String: String] = ["no-rest-bias": "rest-bias"]
+    /// Long names that name the same option as another (a flag's `--no-` form, a second name),
+    /// each to the name counted.
+    static let sameOption: [String: String] = ["no-rest-bias": "rest-bias", "no-heading": "6d"]
 
     /// What to say of the first option given twice in `arguments` (the command line without the
     /// executable), unless the command takes it several times; nil when there is none.
@@ -34,6 +37,8 @@ enum RepeatedOptions {
             k += 1
         }
         let allowed = repeatable[command.joined(separator: " ")] ?? []
+        let rest = arguments[k...].prefix { $0 != "--" }
+        if rest.contains(where: { ["-h", "--help", "--help-hidden"].contains($0) }) { return nil }
         var seen: [String: String] = [:]
         for argument in arguments[k...] {
             if argument == "--" { break }
@@ -42,7 +47,7 @@ enum RepeatedOptions {
                 name = "output"
             } else if argument.hasPrefix("--"), argument.count > 2 {
                 let spelled = String(argument.dropFirst(2).prefix { $0 != "=" })
-                name = inversions[spelled] ?? spelled
+                name = sameOption[spelled] ?? spelled
             } else {
                 continue
             }
