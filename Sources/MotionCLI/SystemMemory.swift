@@ -14,7 +14,9 @@ enum SystemMemory {
     }
 
     /// The most samples an in-memory ``IMURecording`` may hold: what ``available()`` fits, at least
-    /// one. Commands that hold a whole recording (calibrate, bench --input, demo --broad) read with it.
+    /// one. Commands that hold a whole recording (calibrate gyroscope and accelerometer, bench
+    /// --input, demo --broad) read with it; calibrate magnetometer keeps only the field's readings,
+    /// against its own bound.
     static func recordingSamples() -> Int { max(available() / IMURecording.bytesPerSample, 1) }
 
     private static func system(_ physical: Int) -> Int {

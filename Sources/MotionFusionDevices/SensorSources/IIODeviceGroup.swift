@@ -49,8 +49,9 @@ import MotionFusionIO
 /// ``MotionSource``: one caller at a time. The readers make every sample the assembler can as soon
 /// as a reading arrives, and keep them for the caller; when 256 wait untaken, the readers pause (the
 /// kernel's buffers then hold the scans), so a slow caller loses nothing here. Nothing is allocated
-/// per sample beyond what the members allocate: the assembler and the samples' queue
-/// (``SampleAssembler/heldSamples`` + 256) are allocated once.
+/// per sample beyond what the members allocate: the assembler's queues (up to
+/// ``SampleAssembler/heldSamples``) grow by doubling only while more wait than ever before, and the
+/// samples' queue (``SampleAssembler/heldSamples`` + 256) is allocated once.
 ///
 /// ### The end, and errors
 ///
