@@ -94,25 +94,12 @@ struct DeviceMotionCommand: ParsableCommand {
         guard let input = recording.recording else { return try runLive(&processor, calibrationFiles: calibrationFiles) }
         let reader = try units.open(input)
         // Before a sample is read: an output that is an input, a link or a folder is refused here.
-        let file = try OutputFile(path: output, inputs: input.paths + calibrationFiles)
-        if file.mode == .writeThrough { reader.whenWaiting = { file.flush() } }
-        file.write(Self.header)
-        try forEachDeviceMotion(in: reader, of: input, through: &processor, output: file, written: "no device motion written") {
-            Self.write($0, at: $1, to: file)
+        let writer = DeviceMotionCSVWriter(file: try OutputFile(path: output, inputs: input.paths + calibrationFiles))
+        if writer.file.mode == .writeThrough { reader.whenWaiting = { writer.flush() } }
+        try forEachDeviceMotion(in: reader, of: input, through: &processor, abandon: writer.abandon, written: "no device motion written") {
+            motion, _ in writer.write(motion)
         }
-        try file.commit()
-    }
-
-    static let header =
-        "t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading\n"
-
-    /// One output row.
-    static func write(_ m: DeviceMotion, at t: Double, to file: OutputFile) {
-        let q = m.attitude.quaternion
-        let e = m.attitude.eulerAngles.angles
-        let (w, g, u) = (m.rotationRate, m.gravity, m.userAcceleration)
-        file.write("\(t),\(q.w),\(q.x),\(q.y),\(q.z),\(e[2]),\(e[1]),\(e[0]),")
-        file.write("\(w.x),\(w.y),\(w.z),\(g.x),\(g.y),\(g.z),\(u.x),\(u.y),\(u.z),\(m.heading)\n")
+        try writer.finish()
     }
 
     /// `--live`: the IIO devices' samples, as `motion record --iio` reads them, through the
@@ -125,8 +112,7 @@ struct DeviceMotionCommand: ParsableCommand {
         guard source.sensors.isSuperset(of: [.gyroscope, .accelerometer]) else {
             throw CommandFailure("device motion needs a gyroscope and an accelerometer; the IIO devices under \(capture.iioRoot) lack one")
         }
-        let file = try OutputFile(path: output, inputs: calibrationFiles)
-        file.write(Self.header)
+        let writer = DeviceMotionCSVWriter(file: try OutputFile(path: output, inputs: calibrationFiles))
         let limited = duration.map { LimitedSource(source, duration: $0) } ?? source
         var rows = 0
         var failure: (any Error)?
@@ -134,13 +120,13 @@ struct DeviceMotionCommand: ParsableCommand {
             while samples.map({ rows < $0 }) ?? true, let sample = try limited.next() {
                 guard let w = sample.gyroscope, let a = sample.accelerometer else { continue }
                 let m = processor.update(timestamp: sample.timestamp, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
-                Self.write(m, at: sample.timestamp, to: file)
+                writer.write(m)
                 rows += 1
             }
         } catch {
             failure = error
         }
-        try file.commit()
+        try writer.finish()
         if let failure { throw CommandFailure("source: \(failure)") }
     }
 }

@@ -48,14 +48,13 @@ struct EventsCommand: ParsableCommand {
         var last = 0.0
         let input = recording.recording!
         let reader = try units.open(input)
-        let file = try OutputFile(path: output, inputs: input.paths)
-        if file.mode == .writeThrough { reader.whenWaiting = { file.flush() } }
-        file.write("t,event,value\n")
+        let writer = MotionEventCSVWriter(file: try OutputFile(path: output, inputs: input.paths))
+        if writer.file.mode == .writeThrough { reader.whenWaiting = { writer.flush() } }
         func write(_ events: inout [MotionEvent]) {
-            for e in events { file.write("\(e.timestamp),\(e.name),\(e.value)\n") }
+            for e in events { writer.write(e) }
             events.removeAll(keepingCapacity: true)
         }
-        try forEachDeviceMotion(in: reader, of: input, through: &processor, output: file, written: "no events written") {
+        try forEachDeviceMotion(in: reader, of: input, through: &processor, abandon: writer.abandon, written: "no events written") {
             motion, timestamp in
             detector.update(motion, into: &events)
             if !events.isEmpty { write(&events) }
@@ -63,6 +62,6 @@ struct EventsCommand: ParsableCommand {
         }
         detector.finish(at: last, into: &events)
         write(&events)
-        try file.commit()
+        try writer.finish()
     }
 }

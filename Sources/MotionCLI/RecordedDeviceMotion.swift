@@ -6,13 +6,14 @@ import MotionFusion
 /// gravity (``AccelerometerPresence``); others give nothing, as with `--live`. Memory stays flat
 /// however long the recording.
 ///
-/// A read error, or a recording without a usable accelerometer reading, abandons `file` and throws
-/// the ``CommandFailure`` that says so (`written` says what became of the output). Otherwise what
-/// the reader passed over is reported on standard error; committing `file` is the caller's.
+/// A read error, or a recording without a usable accelerometer reading, calls `abandon` (the
+/// output's) and throws the ``CommandFailure`` that says so (`written` says what became of the
+/// output). Otherwise what the reader passed over is reported on standard error; finishing the
+/// output is the caller's.
 func forEachDeviceMotion(
     in reader: RecordingReader, of input: RecordingReader.Input,
     through processor: inout DeviceMotionProcessor<InertialFrameFilter<Double>>,
-    output file: OutputFile, written: String,
+    abandon: () -> Void, written: String,
     _ body: (_ motion: DeviceMotion, _ timestamp: Double) -> Void
 ) throws {
     var accelerometer = AccelerometerPresence()
@@ -25,13 +26,13 @@ func forEachDeviceMotion(
             body(motion, sample.timestamp)
         }
     } catch {
-        file.abandon()
+        abandon()
         throw CommandFailure("\(error)")
     }
     do {
         try accelerometer.check(input.paths, written: written)
     } catch {
-        file.abandon()
+        abandon()
         throw error
     }
     warnAboutSkipped(by: reader)

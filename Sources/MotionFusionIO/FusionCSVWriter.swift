@@ -21,12 +21,8 @@ public final class FusionCSVWriter {
         + "earth_linear_x,earth_linear_y,earth_linear_z,flags"
 
     /// Where the rows go.
-    public let file: OutputFile
-    private var buffer: ByteOutputBuffer
-    private var isOpen = true
-    static let chunk = 256 * 1024
-    /// More than any row needs (18 numbers of at most 32 bytes each, commas, newline).
-    static let rowReserve = 1024
+    public var file: OutputFile { sink.file }
+    private let sink: CSVRowSink
 
     /// Opens the output (see ``OutputFile``) and writes the header.
     ///
@@ -40,19 +36,12 @@ public final class FusionCSVWriter {
 
     /// Writes the header to an open output.
     public init(file: OutputFile) {
-        self.file = file
-        buffer = ByteOutputBuffer(capacity: Self.chunk + Self.rowReserve)
-        buffer.write(Self.header + "\n")
-    }
-
-    deinit {
-        abandon()
-        buffer.deallocate()
+        sink = CSVRowSink(file: file, header: Self.header)
     }
 
     /// Appends one row.
     public func write<Scalar: FusionScalar>(_ output: FusionOutput<Scalar>) {
-        guard isOpen else { return }
+        guard sink.isOpen else { return }
         if Scalar.self == Double.self {
             append(unsafeBitCast(output, to: FusionOutput<Double>.self))
         } else if Scalar.self == Float.self {
@@ -60,36 +49,25 @@ public final class FusionCSVWriter {
         } else {
             appendText(output)
         }
-        if buffer.count >= Self.chunk { handOver() }
+        sink.rowWritten()
     }
 
     private func append<Scalar: FusionScalar & TextOutputStreamable>(_ output: FusionOutput<Scalar>) {
-        var line = buffer  // a local copy while the row is formatted, stored back below
-        // Every NaN is written `nan`: Swift spells a signaling NaN `snan` (and a negative one
-        // `-nan`), which no CSV reader, ours included, reads back (found by FuzzFiles).
-        func field(_ value: Scalar) {
-            line.append(UInt8(ascii: ","))
-            if value.isNaN { line.write("nan") } else { value.write(to: &line) }
-        }
-        if output.timestamp.isNaN { line.write("nan") } else { output.timestamp.write(to: &line) }
+        var line = sink.buffer  // a local copy while the row is formatted, stored back below
+        line.number(output.timestamp)
         let q = output.quaternion
-        field(q.w)
-        field(q.x)
-        field(q.y)
-        field(q.z)
-        func fields(_ v: SIMD3<Scalar>) {
-            field(v.x)
-            field(v.y)
-            field(v.z)
-        }
-        fields(output.gyroscopeBias)
-        fields(output.gravity)
-        fields(output.linearAcceleration)
-        fields(output.earthLinearAcceleration)
+        line.field(q.w)
+        line.field(q.x)
+        line.field(q.y)
+        line.field(q.z)
+        line.fields(output.gyroscopeBias)
+        line.fields(output.gravity)
+        line.fields(output.linearAcceleration)
+        line.fields(output.earthLinearAcceleration)
         line.append(UInt8(ascii: ","))
         line.append(UInt64(output.flags.rawValue))
         line.append(UInt8(ascii: "\n"))
-        buffer = line
+        sink.buffer = line
     }
 
     /// Any other scalar type: its description.
@@ -99,40 +77,20 @@ public final class FusionCSVWriter {
         for v in [output.gyroscopeBias, output.gravity, output.linearAcceleration, output.earthLinearAcceleration] {
             text += ",\(v.x),\(v.y),\(v.z)"
         }
-        buffer.write(text + ",\(output.flags.rawValue)\n")
-    }
-
-    /// Hands the buffered rows to the file.
-    private func handOver() {
-        file.write(UnsafeRawBufferPointer(buffer.contents))
-        buffer.removeAll()
+        sink.buffer.write(text + ",\(output.flags.rawValue)\n")
     }
 
     /// Sends the rows written so far on to the file now (``OutputFile/flush()``), instead of when
     /// the buffers fill: for output written through to a pipe whose reader follows the input.
-    public func flush() {
-        guard isOpen else { return }
-        handOver()
-        file.flush()
-    }
+    public func flush() { sink.flush() }
 
     /// Writes the last rows and finishes the file (``OutputFile/commit()``): a temporary file is
     /// synced and moved into place.
     ///
     /// - Throws: ``OutputFileError/cannotWrite(path:reason:)`` if writing, syncing or renaming
     ///   failed; the temporary file is removed then and the target is as it was.
-    public func finish() throws(OutputFileError) {
-        guard isOpen else { return }
-        handOver()
-        isOpen = false
-        try file.commit()
-    }
+    public func finish() throws(OutputFileError) { try sink.finish() }
 
     /// Stops: the temporary file is deleted and the target is untouched.
-    public func abandon() {
-        guard isOpen else { return }
-        isOpen = false
-        buffer.removeAll()
-        file.abandon()
-    }
+    public func abandon() { sink.abandon() }
 }

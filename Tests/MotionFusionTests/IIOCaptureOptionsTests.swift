@@ -70,7 +70,7 @@ struct IIOCaptureOptionsTests {
 
         let (_, motions) = try FakeIMUPair.offline(encoded.readings, frame: .xArbitraryCorrectedZVertical)
         #expect(motions.count == 1143)
-        var expected = DeviceMotionCommand.header
+        var expected = DeviceMotionCSVWriter.header + "\n"
         for m in motions {
             let q = m.attitude.quaternion
             let e = m.attitude.eulerAngles.angles
