@@ -21,9 +21,14 @@ struct CalibrateGyroscope: ParsableCommand {
     @Option(help: "The axis of the known rotation: x, y or z (default: the dominant one).")
     var axis: GyroscopeCalibrator.Axis?
 
+    /// The largest known rotation taken, degrees: 10,000 turns (1e308 degrees turned into an
+    /// infinite angle, refused as "not finite").
+    static let largestKnownRotation = 3_600_000.0
+
     func validate() throws {
-        if let knownRotation, !(knownRotation.isFinite && knownRotation != 0) {
-            throw ValidationError("--known-rotation must be a finite, non-zero number of degrees, got \(knownRotation)")
+        if let knownRotation, !(knownRotation.isFinite && knownRotation != 0 && abs(knownRotation) <= Self.largestKnownRotation) {
+            throw ValidationError(
+                "--known-rotation must be a non-zero number of degrees, at most 3600000 (10,000 turns) in size, got \(knownRotation)")
         }
     }
 
@@ -32,7 +37,7 @@ struct CalibrateGyroscope: ParsableCommand {
         var report = Report(beside: file)
         let recording = try options.recording()
         let known = knownRotation.map {
-            GyroscopeCalibrator.KnownRotation(angle: $0 * .pi / 180, axis: axis)
+            GyroscopeCalibrator.KnownRotation(angle: $0 / 180 * .pi, axis: axis)
         }
         let result: GyroscopeCalibrator.Result
         do throws(CalibrationError) {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Testing
 
@@ -35,6 +36,12 @@ struct LargeInputAndMessageTests {
         let input = CSVReaderTests.file("t,gx,gy,gz,ax,ay,az\n0,0,0,0,0,0,9.81\n")
         let axis = FuseMultiRateTests.run(["calibrate", "gyroscope", input, "--known-rotation", "90", "--axis", "0"])
         #expect(axis?.contains("one of 'x', 'y' or 'z'") == true && axis?.contains("'1' or '2'") == false, "\(axis ?? "exit 0")")
+        // `--known-rotation 1e308`: "must be finite and non-zero" of a finite, non-zero value (the
+        // conversion to radians overflowed).
+        let huge = FuseMultiRateTests.run(["calibrate", "gyroscope", input, "--known-rotation", "1e308"])
+        #expect(huge?.contains("at most 3600000 (10,000 turns) in size, got 1e+308") == true, "\(huge ?? "exit 0")")
+        let turns = try CalibrateGyroscope.parse([input, "--known-rotation", "-3600000"])
+        #expect(turns.knownRotation == -3_600_000)
         // "needs at least 1 samples".
         #expect(CalibrationError.tooFewSamples(needed: 1, found: 0).description == "needs at least 1 sample, found 0")
         #expect(CalibrationError.tooFewSamples(needed: 6, found: 2).description == "needs at least 6 samples, found 2")

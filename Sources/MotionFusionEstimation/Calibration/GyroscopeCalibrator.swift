@@ -187,7 +187,7 @@ public enum GyroscopeCalibrator {
         if let known = knownRotation {
             let angle = abs(known.angle) * toUnit
             guard angle.isFinite, angle > 0 else {
-                throw .underdetermined(reason: "the known rotation angle must be finite and non-zero")
+                throw .underdetermined(reason: "the known rotation angle must be finite and non-zero, got \(known.angle) rad")
             }
             // The candidate spans: the given interval, or every motion between consecutive rests.
             var spans: [Range<Int>] = []
@@ -227,9 +227,12 @@ public enum GyroscopeCalibrator {
             for i in 0..<3 where i != d { offAxis += theta[i] * theta[i] }
             let onAxis = angle * angle - offAxis
             guard magnitude[d] * magnitude[d] >= (theta * theta).sum() / 2 else {
+                // Each axis's integrated angle in degrees, to 0.1°.
+                let degrees = (0..<3).map { ((theta[$0] / toUnit * 180 / .pi) * 10).rounded() / 10 }
                 throw .underdetermined(
                     reason: "the measured rotation is mostly about another axis than \(axis) "
-                        + "(integrated \(theta)); name the rotation's axis, or leave it out")
+                        + "(integrated x \(degrees[0])°, y \(degrees[1])°, z \(degrees[2])°); "
+                        + "name the rotation's axis, or leave it out")
             }
             guard magnitude[d] > 0, onAxis > 0 else {
                 throw .underdetermined(
