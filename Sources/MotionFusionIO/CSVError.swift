@@ -1,14 +1,15 @@
 /// Why a CSV file could not be read. Every case that concerns the content names the line (1-based,
-/// the file's first line is line 1, blank or not) and, where there is one, the column.
+/// the file's first line is line 1, blank or not) and, where there is one, the column. The header is
+/// line 1 unless blank lines precede it (``CSVReader/headerLine``).
 public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(path: String, reason: String)
     /// The file has no header line.
     case empty
-    /// A required column is not in the header; `found` is the header's names.
-    case missingColumn(name: String, found: [String])
-    /// A column name appears twice in the header (line 1).
-    case duplicateColumn(name: String, column: Int)
+    /// A required column is not in the header (at `line`); `found` is the header's names.
+    case missingColumn(line: Int, name: String, found: [String])
+    /// A column name appears twice in the header (at `line`).
+    case duplicateColumn(line: Int, name: String, column: Int)
     /// A line has a different number of fields than the header. The description names the column
     /// where the line and the header part: the first missing field (`found + 1`) or the first extra
     /// one (`expected + 1`).
@@ -17,22 +18,23 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     case notANumber(line: Int, column: Int, name: String, text: String)
     /// A line is longer than the reader accepts (a corrupt or binary file).
     case lineTooLong(line: Int, limit: Int)
-    /// The header has columns but the file has no data line (the description names line 2, where
-    /// the first one should be).
-    case noData
+    /// The header has columns but the file has no data line: `line` is where the first one should
+    /// be, the line after the header.
+    case noData(line: Int)
     /// A column's header gives a unit (`Gyroscope X (furlongs/s)`, `ax [LSB]`) that is not one of
-    /// the spellings ``IMUCSVReader`` reads for that quantity (line 1). `unit` is the text between
-    /// the parentheses or brackets.
-    case unknownUnit(quantity: MeasuredQuantity, column: Int, name: String, unit: String)
+    /// the spellings ``IMUCSVReader`` reads for that quantity (at `line`, the header's). `unit` is
+    /// the text between the parentheses or brackets.
+    case unknownUnit(line: Int, quantity: MeasuredQuantity, column: Int, name: String, unit: String)
     /// The axes of one sensor have different units in the header, or some have a unit and others
-    /// none (line 1): `column` is the first axis that differs from `otherColumn`, the first axis.
-    /// A unit of nil means the column's header has none.
+    /// none (at `line`, the header's): `column` is the first axis that differs from `otherColumn`,
+    /// the first axis. A unit of nil means the column's header has none.
     case mixedUnits(
-        quantity: MeasuredQuantity, column: Int, name: String, unit: String?, otherColumn: Int,
+        line: Int, quantity: MeasuredQuantity, column: Int, name: String, unit: String?, otherColumn: Int,
         otherName: String, otherUnit: String?)
-    /// The header gives one unit and the reader was given another (line 1, the sensor's first
-    /// column): `header` is the header's text, `given` the given unit's spelling. Neither is picked.
-    case unitContradiction(quantity: MeasuredQuantity, column: Int, name: String, header: String, given: String)
+    /// The header gives one unit and the reader was given another (at `line`, the header's; the
+    /// sensor's first column): `header` is the header's text, `given` the given unit's spelling.
+    /// Neither is picked.
+    case unitContradiction(line: Int, quantity: MeasuredQuantity, column: Int, name: String, header: String, given: String)
     /// The data contradict the unit they are read in (``RecordingUnitCheck``): `line` is the row
     /// that completed the evidence (the last row when the end of the file did), `column` the
     /// sensor's first column, `source` where the unit came from.
@@ -56,28 +58,28 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
         case .empty: "line 1: the file is empty (no header)"
-        case .missingColumn(let name, let found):
-            "line 1: no column named '\(name)' in the header (accepted: " + Self.accepted(name)
+        case .missingColumn(let line, let name, let found):
+            "line \(line): no column named '\(name)' in the header (accepted: " + Self.accepted(name)
                 + "; found: " + (found.prefix(20).map { "'\($0)'" }.joined(separator: ", ") + (found.count > 20 ? ", …" : "")) + ")"
-        case .duplicateColumn(let name, let column):
-            "line 1, column \(column): '\(name)' appears more than once in the header"
+        case .duplicateColumn(let line, let name, let column):
+            "line \(line), column \(column): '\(name)' appears more than once in the header"
         case .wrongFieldCount(let line, let expected, let found):
             "line \(line), column \(min(found, expected) + 1): \(found) fields, the header has \(expected)"
         case .notANumber(let line, let column, let name, let text):
             "line \(line), column \(column) (\(name)): '\(text)' is not a number"
         case .lineTooLong(let line, let limit): "line \(line): longer than \(limit) bytes"
-        case .noData: "line 2: the file has a header but no data"
-        case .unknownUnit(let quantity, let column, let name, let unit):
-            "line 1, column \(column) (\(name)): unknown \(quantity.rawValue) unit '\(unit)' (accepted: "
+        case .noData(let line): "line \(line): the file has a header but no data"
+        case .unknownUnit(let line, let quantity, let column, let name, let unit):
+            "line \(line), column \(column) (\(name)): unknown \(quantity.rawValue) unit '\(unit)' (accepted: "
                 + quantity.headerSpellings.joined(separator: ", ") + ")"
-        case .mixedUnits(let quantity, let column, let name, let unit, let otherColumn, let otherName, let otherUnit):
-            "line 1, column \(column) (\(name)): "
+        case .mixedUnits(let line, let quantity, let column, let name, let unit, let otherColumn, let otherName, let otherUnit):
+            "line \(line), column \(column) (\(name)): "
                 + (unit.map { "\(quantity.rawValue) unit '\($0)'" } ?? "no unit")
                 + ", but column \(otherColumn) (\(otherName)) has "
                 + (otherUnit.map { "'\($0)'" } ?? "none")
                 + ": give every \(quantity.rawValue) column the same unit"
-        case .unitContradiction(let quantity, let column, let name, let header, let given):
-            "line 1, column \(column) (\(name)): the header gives the \(quantity.rawValue) unit \(header), "
+        case .unitContradiction(let line, let quantity, let column, let name, let header, let given):
+            "line \(line), column \(column) (\(name)): the header gives the \(quantity.rawValue) unit \(header), "
                 + "but \(given) was given; give the header's unit or none"
         case .implausibleUnit(let line, let column, let name, let mismatch, let source):
             "line \(line), column \(column) (\(name)): \(mismatch) ("

@@ -43,6 +43,8 @@ public final class CSVReader {
     public let fileSize: Int?
     /// The line number of the last row returned (the file's first line is 1; the header is line 1 unless blank lines precede it).
     public private(set) var lineNumber = 0  // 1 once the header is read
+    /// The header's line: 1, unless blank lines precede it.
+    public private(set) var headerLine = 1
     /// The last line, when it has no newline and so was not read (see the type's description); set
     /// once the reader has reached the end of the file.
     public private(set) var partialLastLine: CSVPartialLine?
@@ -93,6 +95,7 @@ public final class CSVReader {
             }
         }
         lineNumber = max(lines, 1)
+        headerLine = lineNumber
         guard !names.isEmpty, names != [""] else { throw .empty }
         header = names
         fieldStarts.deallocate()
@@ -131,7 +134,7 @@ public final class CSVReader {
             let base = Self.splitUnit(header[index]).name
             return base == name || (alias != nil && base.lowercased() == alias)
         }
-        if matches.count > 1 { throw .duplicateColumn(name: name, column: matches[1] + 1) }
+        if matches.count > 1 { throw .duplicateColumn(line: headerLine, name: name, column: matches[1] + 1) }
         return matches.first
     }
 
@@ -154,11 +157,11 @@ public final class CSVReader {
     ///   same unit); `given` must then be nil or that unit;
     /// - else `given`, else the library's unit (``HeaderUnit/libraryUnit``).
     ///
-    /// - Throws: ``CSVError/unknownUnit(quantity:column:name:unit:)`` for a header unit that
+    /// - Throws: ``CSVError/unknownUnit(line:quantity:column:name:unit:)`` for a header unit that
     ///   `Unit(headerText:)` does not read,
-    ///   ``CSVError/mixedUnits(quantity:column:name:unit:otherColumn:otherName:otherUnit:)`` when
+    ///   ``CSVError/mixedUnits(line:quantity:column:name:unit:otherColumn:otherName:otherUnit:)`` when
     ///   the columns differ (one without a unit counts), and
-    ///   ``CSVError/unitContradiction(quantity:column:name:header:given:)`` when `given` differs
+    ///   ``CSVError/unitContradiction(line:quantity:column:name:header:given:)`` when `given` differs
     ///   from the header's.
     public func unit<Unit: HeaderUnit>(ofColumns columns: [Int], given: Unit?) throws(CSVError) -> Unit {
         precondition(!columns.isEmpty, "no columns")
@@ -170,19 +173,19 @@ public final class CSVReader {
                 continue
             }
             guard let unit = Unit(headerText: text) else {
-                throw .unknownUnit(quantity: Unit.quantity, column: column + 1, name: header[column], unit: text)
+                throw .unknownUnit(line: headerLine, quantity: Unit.quantity, column: column + 1, name: header[column], unit: text)
             }
             units.append(unit)
         }
         for k in units.indices.dropFirst() where units[k] != units[0] {
             throw .mixedUnits(
-                quantity: Unit.quantity, column: columns[k] + 1, name: header[columns[k]], unit: texts[k],
+                line: headerLine, quantity: Unit.quantity, column: columns[k] + 1, name: header[columns[k]], unit: texts[k],
                 otherColumn: columns[0] + 1, otherName: header[columns[0]], otherUnit: texts[0])
         }
         guard let written = units[0], let text = texts[0] else { return given ?? Unit.libraryUnit }
         if let given, given != written {
             throw .unitContradiction(
-                quantity: Unit.quantity, column: columns[0] + 1, name: header[columns[0]], header: text,
+                line: headerLine, quantity: Unit.quantity, column: columns[0] + 1, name: header[columns[0]], header: text,
                 given: given.rawValue)
         }
         return written
@@ -206,7 +209,7 @@ public final class CSVReader {
 
     /// The index of a required column.
     public func requiredColumn(named name: String) throws(CSVError) -> Int {
-        guard let index = try column(named: name) else { throw .missingColumn(name: name, found: header) }
+        guard let index = try column(named: name) else { throw .missingColumn(line: headerLine, name: name, found: header) }
         return index
     }
 
@@ -216,7 +219,7 @@ public final class CSVReader {
     ///
     /// - Throws: ``CSVError/wrongFieldCount(line:expected:found:)``,
     ///   ``CSVError/notANumber(line:column:name:text:)``, ``CSVError/lineTooLong(line:limit:)``,
-    ///   ``CSVError/noData`` when the file ends before its first data row.
+    ///   ``CSVError/noData(line:)`` when the file ends before its first data row.
     public func nextRow(
         columns: [Int], into values: inout [Double], optional: Set<Int> = []
     ) throws(CSVError) -> Bool {
@@ -237,7 +240,7 @@ public final class CSVReader {
     /// ``fieldIsEmpty(_:)``). Returns false at the end of the file.
     ///
     /// - Throws: ``CSVError/wrongFieldCount(line:expected:found:)``,
-    ///   ``CSVError/lineTooLong(line:limit:)``, ``CSVError/noData`` when the file ends before its
+    ///   ``CSVError/lineTooLong(line:limit:)``, ``CSVError/noData(line:)`` when the file ends before its
     ///   first data row.
     public func skipRow() throws(CSVError) -> Bool {
         guard try nextFields() else { return false }
@@ -258,12 +261,12 @@ public final class CSVReader {
     /// has taken it.
     ///
     /// - Throws: ``CSVError/wrongFieldCount(line:expected:found:)``,
-    ///   ``CSVError/lineTooLong(line:limit:)``, ``CSVError/noData`` when the file ends before its
+    ///   ``CSVError/lineTooLong(line:limit:)``, ``CSVError/noData(line:)`` when the file ends before its
     ///   first data row.
     private func nextFields() throws(CSVError) -> Bool {
         while true {
             guard let line = try nextLine() else {
-                if rowsReturned == 0 { throw .noData }
+                if rowsReturned == 0 { throw .noData(line: headerLine + 1) }
                 return false
             }
             lineNumber += 1

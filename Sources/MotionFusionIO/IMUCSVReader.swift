@@ -10,12 +10,12 @@ import MotionFusionCore
 ///   ``GyroscopeUnit/headerSpellings``, ``AccelerometerUnit/headerSpellings`` and
 ///   ``MagnetometerUnit/headerSpellings``, matched with their case: `g` is standard gravity and
 ///   `G` gauss, so `G` is refused in an accelerometer column and `g` in a magnetometer column.
-/// - A unit the reader does not know is refused (``CSVError/unknownUnit(quantity:column:name:unit:)``),
+/// - A unit the reader does not know is refused (``CSVError/unknownUnit(line:quantity:column:name:unit:)``),
 ///   and so are the axes of one sensor in different units, or some with a unit and some without
-///   (``CSVError/mixedUnits(quantity:column:name:unit:otherColumn:otherName:otherUnit:)``): a
+///   (``CSVError/mixedUnits(line:quantity:column:name:unit:otherColumn:otherName:otherUnit:)``): a
 ///   recording is not read with a guess.
 /// - A unit passed to the initializer that differs from the header's is refused
-///   (``CSVError/unitContradiction(quantity:column:name:header:given:)``), naming both. One that
+///   (``CSVError/unitContradiction(line:quantity:column:name:header:given:)``), naming both. One that
 ///   agrees, or none, reads the file.
 ///
 /// ``units`` tells which units were used. ``nextReadings()`` reads a row as the readings it holds
@@ -104,7 +104,7 @@ public final class IMUCSVReader {
         let present = magnetic.compactMap { $0 }
         if !present.isEmpty && present.count < 3 {
             let missing = RecordingColumns.magnetometer.enumerated().first { magnetic[$0.offset] == nil }!.element
-            throw .missingColumn(name: missing, found: csv.header)
+            throw .missingColumn(line: csv.headerLine, name: missing, found: csv.header)
         }
         hasMagnetometer = useMagnetometer && present.count == 3
         let time = try csv.unit(ofColumns: [columns[0]], given: timeUnit)

@@ -44,7 +44,7 @@ extension IMURecording {
         let hasTruth = truthColumns.count == 4
         if !truthColumns.isEmpty && !hasTruth {
             let missing = RecordingColumns.truth[(0..<4).first { !reader.hasExtraColumn($0) }!]
-            throw RecordingFileError(path: path, error: .missingColumn(name: missing, found: reader.header))
+            throw RecordingFileError(path: path, error: .missingColumn(line: reader.headerLine, name: missing, found: reader.header))
         }
         let hasMovement = reader.hasExtraColumn(4)
         if hasMagnetometer { recording.magnetometer = [] }

@@ -171,6 +171,8 @@ public final class RecordingReader {
 
     /// The header of the file (for one file per sensor, the gyroscope's).
     public var header: [String] { rows?.csv.header ?? merge!.sources[0].reader.csv.header }
+    /// The header's line in that file (1 unless blank lines precede it).
+    public var headerLine: Int { rows?.csv.headerLine ?? merge!.sources[0].reader.csv.headerLine }
 
     /// For one file: whether its header has the `k`th extra column asked for.
     public func hasExtraColumn(_ k: Int) -> Bool {

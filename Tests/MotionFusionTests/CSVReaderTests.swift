@@ -51,14 +51,14 @@ struct CSVReaderTests {
         let header = "t,gx,gy,gz,ax,ay,az\n"
         let cases: [(String, CSVError)] = [
             ("", .empty),
-            ("t,gx,gy,gz,ax,ay\n0,0,0,0,0,0\n", .missingColumn(name: "az", found: ["t", "gx", "gy", "gz", "ax", "ay"])),
-            ("t,gx,gy,gz,ax,ay,az,gx\n", .duplicateColumn(name: "gx", column: 8)),
-            (header, .noData),
+            ("t,gx,gy,gz,ax,ay\n0,0,0,0,0,0\n", .missingColumn(line: 1, name: "az", found: ["t", "gx", "gy", "gz", "ax", "ay"])),
+            ("t,gx,gy,gz,ax,ay,az,gx\n", .duplicateColumn(line: 1, name: "gx", column: 8)),
+            (header, .noData(line: 2)),
             (header + "0,0,0,0,0,0,1\n0,0,0,0,0,1\n", .wrongFieldCount(line: 3, expected: 7, found: 6)),
             (header + "0,0,0,0,0,0,1\n0,0,0,abc,0,0,1\n", .notANumber(line: 3, column: 4, name: "gz", text: "abc")),
             (header + "0,0,0,0,,0,1\n", .notANumber(line: 2, column: 5, name: "ax", text: "")),
             (header + "0,0,0,0,1.5.5,0,1\n", .notANumber(line: 2, column: 5, name: "ax", text: "1.5.5")),
-            ("t,gx,gy,gz,ax,ay,az,mx,my\n", .missingColumn(name: "mz", found: ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my"])),
+            ("t,gx,gy,gz,ax,ay,az,mx,my\n", .missingColumn(line: 1, name: "mz", found: ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my"])),
         ]
         for (text, expected) in cases {
             #expect(throws: expected, "\(text.debugDescription)") { try Self.readAll(text) }
@@ -91,7 +91,7 @@ struct CSVReaderTests {
             #expect(reader.csv.partialLastLine == nil)
         }
         // A header alone, without its newline, is still a header (and the file has no data).
-        #expect(throws: CSVError.noData) { try Self.readAll("t,gx,gy,gz,ax,ay,az") }
+        #expect(throws: CSVError.noData(line: 2)) { try Self.readAll("t,gx,gy,gz,ax,ay,az") }
         #expect(CSVPartialLine(line: 5302, byteCount: 37).description == "line 5302 has no newline (37 bytes, cut short?): it was not read")
     }
 

@@ -19,7 +19,7 @@ struct ErrorDescriptionTests {
     static let samples: [any Error & CustomStringConvertible] = [
         CSVError.notANumber(line: 3, column: 4, name: "gz", text: "abc"),
         CSVError.empty,
-        CSVError.unknownUnit(quantity: .gyroscope, column: 2, name: "gx (furlongs/s)", unit: "furlongs/s"),
+        CSVError.unknownUnit(line: 1, quantity: .gyroscope, column: 2, name: "gx (furlongs/s)", unit: "furlongs/s"),
         IIOError.missingFile(path: "/sys/bus/iio/devices/iio:device0/in_accel_x_raw"),
         IIOError.noSuchChannel(device: "/sys/bus/iio/devices/iio:device1", type: .magnetometer),
         CalibrationError.tooFewSamples(needed: 9, found: 3),

@@ -109,11 +109,11 @@ struct HeaderUnitTests {
             let message = Self.message { _ = try Self.readAll(text) }
             #expect(message?.hasPrefix(expected) == true, "\(message ?? "no error") for \(text.debugDescription)")
         }
-        #expect(throws: CSVError.unknownUnit(quantity: .accelerometer, column: 5, name: "ax [LSB]", unit: "LSB")) {
+        #expect(throws: CSVError.unknownUnit(line: 1, quantity: .accelerometer, column: 5, name: "ax [LSB]", unit: "LSB")) {
             try Self.readAll("t,gx,gy,gz,ax [LSB],ay [LSB],az [LSB]\n0,0,0,0,0,0,1\n")
         }
         #expect(
-            CSVError.unknownUnit(quantity: .magnetometer, column: 8, name: "mx (T)", unit: "T").description
+            CSVError.unknownUnit(line: 1, quantity: .magnetometer, column: 8, name: "mx (T)", unit: "T").description
                 == "line 1, column 8 (mx (T)): unknown magnetometer unit 'T' (accepted: µT, uT, nT, mT, gauss, G)")
     }
 
@@ -125,7 +125,7 @@ struct HeaderUnitTests {
         #expect(mixed?.contains("deg/s") == true, "\(mixed ?? "no error")")
         #expect(
             throws: CSVError.mixedUnits(
-                quantity: .gyroscope, column: 3, name: "gy (rad/s)", unit: "rad/s", otherColumn: 2, otherName: "gx (deg/s)",
+                line: 1, quantity: .gyroscope, column: 3, name: "gy (rad/s)", unit: "rad/s", otherColumn: 2, otherName: "gx (deg/s)",
                 otherUnit: "deg/s")
         ) { try Self.readAll("t,gx (deg/s),gy (rad/s),gz (deg/s),ax,ay,az\n0,0,0,0,0,0,1\n") }
         // A unit on some axes only is as ambiguous.
@@ -145,7 +145,7 @@ struct HeaderUnitTests {
             contradiction?.contains("deg/s") == true && contradiction?.contains("rad/s") == true,
             "\(contradiction ?? "no error")")
         #expect(
-            throws: CSVError.unitContradiction(quantity: .gyroscope, column: 2, name: "gx (deg/s)", header: "deg/s", given: "rad/s")
+            throws: CSVError.unitContradiction(line: 1, quantity: .gyroscope, column: 2, name: "gx (deg/s)", header: "deg/s", given: "rad/s")
         ) { try IMUCSVReader(path: path, gyroscopeUnit: .radiansPerSecond) }
         // Agreeing, or not given: read.
         let agreeing = try IMUCSVReader(path: path, gyroscopeUnit: .degreesPerSecond)
@@ -175,10 +175,10 @@ struct HeaderUnitTests {
 
     @Test func aShortAndALongNameForOneColumnAreADuplicate() {
         // Before, the exact name won and the other column was silently ignored.
-        #expect(throws: CSVError.duplicateColumn(name: "gx", column: 8)) {
+        #expect(throws: CSVError.duplicateColumn(line: 1, name: "gx", column: 8)) {
             try Self.readAll("t,gx,gy,gz,ax,ay,az,gx (deg/s)\n0,0,0,0,0,0,1,5\n")
         }
-        #expect(throws: CSVError.duplicateColumn(name: "t", column: 8)) {
+        #expect(throws: CSVError.duplicateColumn(line: 1, name: "t", column: 8)) {
             try Self.readAll("t,gx,gy,gz,ax,ay,az,Time (s)\n0,0,0,0,0,0,1,5\n")
         }
     }
@@ -330,12 +330,12 @@ struct HeaderUnitOtherReaderTests {
         #expect(
             throws: RecordingFileError(
                 path: path,
-                error: .unitContradiction(quantity: .gyroscope, column: 2, name: "gx (deg/s)", header: "deg/s", given: "rad/s"))
+                error: .unitContradiction(line: 1, quantity: .gyroscope, column: 2, name: "gx (deg/s)", header: "deg/s", given: "rad/s"))
         ) { try IMURecording.read(path: path, gyroscopeUnit: .radiansPerSecond) }
         let g = CSVReaderTests.file("t,gx,gy,gz,ax (G),ay (G),az (G)\n0,0,0,0,0,0,1\n")
         #expect(
             throws: RecordingFileError(
-                path: g, error: .unknownUnit(quantity: .accelerometer, column: 5, name: "ax (G)", unit: "G"))
+                path: g, error: .unknownUnit(line: 1, quantity: .accelerometer, column: 5, name: "ax (G)", unit: "G"))
         ) { try IMURecording.read(path: g) }
     }
 

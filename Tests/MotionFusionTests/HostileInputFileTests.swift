@@ -36,14 +36,20 @@ struct BadFile: Sendable, CustomTestStringConvertible {
         BadFile(name: "empty", text: "", error: .empty),
         BadFile(name: "a byte-order mark only", text: "\u{FEFF}", error: .empty),
         BadFile(name: "blank lines only", text: "\n\r\n\n", error: .empty),
-        BadFile(name: "a header only", text: header, error: .noData),
-        BadFile(name: "a header only, BOM and CRLF, blank lines", text: "\u{FEFF}t,gx,gy,gz,ax,ay,az\r\n\r\n\n", error: .noData),
-        BadFile(name: "a missing column", text: "t,gx,gy,gz,ax,ay\n0,0,0,0,0,0\n", error: .missingColumn(name: "az", found: ["t", "gx", "gy", "gz", "ax", "ay"])),
-        BadFile(name: "a duplicated column", text: "t,gx,gy,gz,ax,ay,az,t\n" + rows(0..<2), error: .duplicateColumn(name: "t", column: 8)),
-        BadFile(name: "only mx and my", text: "t,gx,gy,gz,ax,ay,az,mx,my\n", error: .missingColumn(name: "mz", found: ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my"])),
+        BadFile(name: "a header only", text: header, error: .noData(line: 2)),
+        BadFile(name: "a header only, BOM and CRLF, blank lines", text: "\u{FEFF}t,gx,gy,gz,ax,ay,az\r\n\r\n\n", error: .noData(line: 2)),
+        BadFile(name: "a missing column", text: "t,gx,gy,gz,ax,ay\n0,0,0,0,0,0\n", error: .missingColumn(line: 1, name: "az", found: ["t", "gx", "gy", "gz", "ax", "ay"])),
+        BadFile(name: "a duplicated column", text: "t,gx,gy,gz,ax,ay,az,t\n" + rows(0..<2), error: .duplicateColumn(line: 1, name: "t", column: 8)),
+        // Blank lines before the header: the header's line, not line 1 (said "line 1" before).
+        BadFile(name: "blank lines, then a missing column", text: "\n \r\n\nt,gx,gy,gz,ax,ay\n0,0,0,0,0,0\n", error: .missingColumn(line: 4, name: "az", found: ["t", "gx", "gy", "gz", "ax", "ay"])),
+        BadFile(name: "blank lines, then a header only", text: "\n\n" + header, error: .noData(line: 4)),
+        BadFile(
+            name: "blank lines, then an unknown unit", text: "\n\nt,gx,gy,gz,ax (G),ay (G),az (G)\n" + rows(0..<2),
+            error: .unknownUnit(line: 3, quantity: .accelerometer, column: 5, name: "ax (G)", unit: "G")),
+        BadFile(name: "only mx and my", text: "t,gx,gy,gz,ax,ay,az,mx,my\n", error: .missingColumn(line: 1, name: "mz", found: ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my"])),
         BadFile(
             name: "an unknown unit in the header", text: "t,gx,gy,gz,ax (G),ay (G),az (G)\n" + rows(0..<2),
-            error: .unknownUnit(quantity: .accelerometer, column: 5, name: "ax (G)", unit: "G")),
+            error: .unknownUnit(line: 1, quantity: .accelerometer, column: 5, name: "ax (G)", unit: "G")),
         BadFile(
             name: "a short line, then more", text: header + rows(0..<2) + "0.02,0.1,0.\n" + rows(3..<4),
             error: .wrongFieldCount(line: 4, expected: 7, found: 3)),
@@ -119,20 +125,21 @@ struct HostileInputFileTests {
         switch file.error {
         case .notANumber(let line, let column, _, _):
             #expect(message.contains("line \(line), column \(column)"), "\(file.name): \(message)")
-        case .duplicateColumn(_, let column):
-            #expect(message.contains("line 1, column \(column)"), "\(file.name): \(message)")
+        case .duplicateColumn(let line, _, let column):
+            #expect(message.contains("line \(line), column \(column)"), "\(file.name): \(message)")
         case .wrongFieldCount(let line, let expected, let found):
             // The column where the line and the header part: the first missing or extra field.
             #expect(message.contains("line \(line), column \(min(expected, found) + 1):"), "\(file.name): \(message)")
         case .lineTooLong(let line, _), .tooManySamples(let line, _):
             #expect(message.contains("line \(line):"), "\(file.name): \(message)")
-        case .empty, .missingColumn:
+        case .empty:
             #expect(message.contains("line 1:"), "\(file.name): \(message)")
-        case .noData:
-            #expect(message.contains("line 2:"), "\(file.name): \(message)")  // where the first row should be
-        case .unknownUnit(_, let column, _, _), .mixedUnits(_, let column, _, _, _, _, _),
-            .unitContradiction(_, let column, _, _, _):
-            #expect(message.contains("line 1, column \(column) ("), "\(file.name): \(message)")
+        case .missingColumn(let line, _, _), .noData(let line):
+            // The header's line; for no data, the line after it, where the first row should be.
+            #expect(message.contains("line \(line):"), "\(file.name): \(message)")
+        case .unknownUnit(let line, _, let column, _, _), .mixedUnits(let line, _, let column, _, _, _, _, _),
+            .unitContradiction(let line, _, let column, _, _, _):
+            #expect(message.contains("line \(line), column \(column) ("), "\(file.name): \(message)")
         case .implausibleUnit(let line, let column, _, _, _):
             #expect(message.contains("line \(line), column \(column) ("), "\(file.name): \(message)")
         case .unreadable:

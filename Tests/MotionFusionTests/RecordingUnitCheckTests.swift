@@ -354,7 +354,7 @@ struct OtherSourcesFileTests {
     }
 
     @Test func aMissingColumnListsTheNamesAcceptedAndTheHeaders() {
-        let error = CSVError.missingColumn(name: "az", found: ["time", "accX", "accY", "accZ"])
+        let error = CSVError.missingColumn(line: 1, name: "az", found: ["time", "accX", "accY", "accZ"])
         #expect(
             error.description
                 == "line 1: no column named 'az' in the header (accepted: 'az' or 'Accelerometer Z' (any case), "

@@ -22,7 +22,7 @@ struct SensorCSVReaderTests {
         let xio = try Self.readAll("Time (s),Magnetometer X (uT),Magnetometer Y (uT),Magnetometer Z (uT)\n1,1,2,3\n", .magnetometer)
         #expect(xio == [SensorReading(sensor: .magnetometer, timestamp: 1, value: SIMD3(1, 2, 3))])
         // Another sensor's names are not this sensor's axes.
-        #expect(throws: CSVError.missingColumn(name: "x", found: ["t", "gx", "gy", "gz"])) { try Self.readAll("t,gx,gy,gz\n0,1,2,3\n", .accelerometer) }
+        #expect(throws: CSVError.missingColumn(line: 1, name: "x", found: ["t", "gx", "gy", "gz"])) { try Self.readAll("t,gx,gy,gz\n0,1,2,3\n", .accelerometer) }
     }
 
     @Test func unitsFromTheHeaderOrGiven() throws {
@@ -36,10 +36,10 @@ struct SensorCSVReaderTests {
         #expect(reader.unit == "gauss")
         #expect(try reader.next()?.value == SIMD3(100, 0, 0))
         // Refused as IMUCSVReader refuses them.
-        #expect(throws: CSVError.unknownUnit(quantity: .magnetometer, column: 2, name: "x (g)", unit: "g")) {
+        #expect(throws: CSVError.unknownUnit(line: 1, quantity: .magnetometer, column: 2, name: "x (g)", unit: "g")) {
             try Self.readAll("t,x (g),y (g),z (g)\n0,1,2,3\n", .magnetometer)
         }
-        #expect(throws: CSVError.unitContradiction(quantity: .gyroscope, column: 2, name: "x (deg/s)", header: "deg/s", given: "rad/s")) {
+        #expect(throws: CSVError.unitContradiction(line: 1, quantity: .gyroscope, column: 2, name: "x (deg/s)", header: "deg/s", given: "rad/s")) {
             try SensorCSVReader(
                 path: CSVReaderTests.file("t,x (deg/s),y (deg/s),z (deg/s)\n0,1,2,3\n"), sensor: .gyroscope,
                 gyroscopeUnit: .radiansPerSecond)
@@ -47,8 +47,8 @@ struct SensorCSVReaderTests {
     }
 
     @Test func errorsNameLineAndColumn() throws {
-        #expect(throws: CSVError.missingColumn(name: "y", found: ["t", "x", "z"])) { try Self.readAll("t,x,z\n0,1,2\n", .gyroscope) }
-        #expect(throws: CSVError.missingColumn(name: "t", found: ["x", "y", "z"])) { try Self.readAll("x,y,z\n0,1,2\n", .gyroscope) }
+        #expect(throws: CSVError.missingColumn(line: 1, name: "y", found: ["t", "x", "z"])) { try Self.readAll("t,x,z\n0,1,2\n", .gyroscope) }
+        #expect(throws: CSVError.missingColumn(line: 1, name: "t", found: ["x", "y", "z"])) { try Self.readAll("x,y,z\n0,1,2\n", .gyroscope) }
         #expect(throws: CSVError.notANumber(line: 3, column: 4, name: "z", text: "")) {
             try Self.readAll("t,x,y,z\n0,1,2,3\n0.1,1,2,\n", .gyroscope)
         }
