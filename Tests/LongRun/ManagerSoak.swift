@@ -16,7 +16,15 @@ struct ManagerSoak {
         var nonUnitAttitudes = 0
         var largestNormError = 0.0
         var lastTimestamp = -Double.infinity
-        var lastAttitude = Quaternion<Double>.identity
+        /// The last attitude's w, x, y, z. Not a `Quaternion<Double>`: its 32-byte alignment breaks
+        /// the async frame that holds a Tally across `await` (AddressSanitizer: heap-buffer-overflow
+        /// at `await task.value`, and a heap corruption in some builds without it); doubles keep the
+        /// Tally 8-byte aligned.
+        var lastComponents = (w: 1.0, x: 0.0, y: 0.0, z: 0.0)
+        var lastAttitude: Quaternion<Double> {
+            get { Quaternion(w: lastComponents.w, x: lastComponents.x, y: lastComponents.y, z: lastComponents.z) }
+            set { lastComponents = (newValue.w, newValue.x, newValue.y, newValue.z) }
+        }
 
         /// Counts a sample at `timestamp`; the expected one is `received · dt`.
         mutating func count(_ timestamp: Double, dt: Double) {
