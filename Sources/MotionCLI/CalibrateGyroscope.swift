@@ -28,7 +28,7 @@ struct CalibrateGyroscope: ParsableCommand {
     func validate() throws {
         if let knownRotation, !(knownRotation.isFinite && knownRotation != 0 && abs(knownRotation) <= Self.largestKnownRotation) {
             throw ValidationError(
-                "--known-rotation must be a non-zero number of degrees, at most 3600000 (10,000 turns) in size, got \(knownRotation)")
+                "--known-rotation must be a non-zero number of degrees, at most \(Int(Self.largestKnownRotation)) (10,000 turns) in size, got \(knownRotation)")
         }
     }
 

@@ -110,7 +110,7 @@ struct CalibrateMagnetometer: ParsableCommand {
             var samples: [SIMD3<Double>] = []
             // Held in memory (the fit needs them all): at most what the memory available holds,
             // counting an array's growth by doubling.
-            let limit = max(SystemMemory.available() / (2 * MemoryLayout<SIMD3<Double>>.stride), 1)
+            let limit = SystemMemory.samples(bytesEach: 2 * MemoryLayout<SIMD3<Double>>.stride)
             while try reader.nextRow(columns: columns, into: &values, optional: Set(columns)) {
                 let m = SIMD3(values[0], values[1], values[2])
                 if m.x.isNaN && m.y.isNaN && m.z.isNaN { continue }  // no magnetometer this row

@@ -15,9 +15,12 @@ enum SystemMemory {
 
     /// The most samples an in-memory ``IMURecording`` may hold: what ``available()`` fits, at least
     /// one. Commands that hold a whole recording (calibrate gyroscope and accelerometer, bench
-    /// --input, demo --broad) read with it; calibrate magnetometer keeps only the field's readings,
-    /// against its own bound.
-    static func recordingSamples() -> Int { max(available() / IMURecording.bytesPerSample, 1) }
+    /// --input, demo --broad) read with it; calibrate magnetometer keeps only the field's readings
+    /// (``samples(bytesEach:)`` of theirs).
+    static func recordingSamples() -> Int { samples(bytesEach: IMURecording.bytesPerSample) }
+
+    /// How many values of `bytesEach` bytes ``available()`` holds, at least one.
+    static func samples(bytesEach: Int) -> Int { max(available() / max(bytesEach, 1), 1) }
 
     private static func system(_ physical: Int) -> Int {
         #if os(Linux)
