@@ -131,6 +131,18 @@ if Context.environment["MOTIONFUSION_TSAN"] != nil {
     }
 }
 
+// The suite's one optimized build (scripts/test sets MOTIONFUSION_TESTABLE_RELEASE): release
+// modules compiled for testing as well, so that one `swift build -c release --build-tests` gives the
+// tests (which import the modules `@testable`), the `motion` that runs the documented commands and
+// the long runs, instead of a release build for those and a debug build, five times slower to
+// test, for the tests.
+if Context.environment["MOTIONFUSION_TESTABLE_RELEASE"] != nil {
+    for target in package.targets where target.type != .system && target.name != "CVectorMath" {
+        target.swiftSettings =
+            (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
+    }
+}
+
 // In every Swift target, another module's members (an extension's methods) are seen only in the
 // files that import that module (SE-0444): each file's imports are what it uses, a missing one is an
 // error, not something another file's import hides.
