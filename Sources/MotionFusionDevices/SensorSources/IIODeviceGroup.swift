@@ -219,7 +219,8 @@ public final class IIODeviceGroup: MotionSource, @unchecked Sendable {
     ///
     /// - Throws: a member's setup error (see ``start()``), or the error of the member that failed,
     ///   once every sample that could still be made has been returned (see the type's
-    ///   description).
+    ///   description) and the other members have been stopped (their devices put back): the end,
+    ///   an error or nil, is reported only then.
     public func next() throws -> SensorSample? {
         try hub.next()
     }
@@ -270,6 +271,10 @@ public final class IIODeviceGroup: MotionSource, @unchecked Sendable {
         private var stopped = false
         private var failure: (any Error)?
         private var failureReported = false
+        /// The group has ended by itself (a member ended or failed) and the other members have
+        /// been stopped, their devices put back: only then does `next()` report the end, so that a
+        /// caller who sees it finds every device put back.
+        private var membersStopped = false
 
         init(members: [any MotionSource], rules: SampleAssembler.Rules) {
             self.members = members
@@ -325,6 +330,10 @@ public final class IIODeviceGroup: MotionSource, @unchecked Sendable {
                         condition.broadcast()
                     }
                     stopMembers(except: index)
+                    locked {
+                        membersStopped = true
+                        condition.broadcast()
+                    }
                     throw error
                 }
             }
@@ -363,7 +372,7 @@ public final class IIODeviceGroup: MotionSource, @unchecked Sendable {
                     if count == Self.readyLimit - 1 { condition.broadcast() }  // a reader may wait for room
                     return sample
                 }
-                if assembler.isFinished {
+                if assembler.isFinished, membersStopped {
                     guard let failure, !failureReported else { return nil }
                     failureReported = true
                     throw failure
@@ -413,7 +422,12 @@ public final class IIODeviceGroup: MotionSource, @unchecked Sendable {
                 condition.broadcast()
                 return true
             }
-            if first { stopMembers(except: index) }
+            guard first else { return }
+            stopMembers(except: index)
+            locked {
+                membersStopped = true
+                condition.broadcast()
+            }
         }
 
         private func stopMembers(except skipped: Int?) {
