@@ -22,6 +22,9 @@ struct CalibrateMagnetometer: ParsableCommand {
     @Option(help: "Magnetometer unit of the input: uT, nT, mT or gauss (default: the header's, else uT).")
     var magUnit: MagnetometerUnit?
 
+    @Flag(help: "Fit the field in the unit given even when its magnitude says otherwise (a median outside 5–3000 µT).")
+    var trustUnits = false
+
     @Option(help: "The local field strength in µT (otherwise from --latitude/--longitude, or the fitted radius).")
     var fieldStrength: Double?
 
@@ -70,7 +73,7 @@ struct CalibrateMagnetometer: ParsableCommand {
         // The output is checked (not an input, not a link) before the work, and written after it.
         let file = try output.map { try OutputFile(path: $0, inputs: [input]) }
         var report = Report(beside: file)
-        let samples = try Self.readMagnetometer(input, unit: magUnit)
+        let samples = try Self.readMagnetometer(input, unit: magUnit, checksUnit: !trustUnits)
         let (field, source) = try strength()
         let calibration: MagnetometerCalibration
         let used: EllipsoidFit.Model
@@ -98,14 +101,30 @@ struct CalibrateMagnetometer: ParsableCommand {
     }
 
     /// The mx,my,mz samples of `path` in µT, from the header's unit (`mx (nT)`) or `unit` (nil:
-    /// the header's, else µT); a `unit` that contradicts the header is an error naming both.
-    static func readMagnetometer(_ path: String, unit given: MagnetometerUnit?) throws -> [SIMD3<Double>] {
+    /// the header's, else µT); a `unit` that contradicts the header is an error naming both. The
+    /// unit is checked against the data as every reader checks a magnetometer's
+    /// (``RecordingUnitCheck``: the median magnitude of the first readings within 5–3000 µT)
+    /// unless `checksUnit` is false (`--trust-units`).
+    static func readMagnetometer(_ path: String, unit given: MagnetometerUnit?, checksUnit: Bool = true) throws -> [SIMD3<Double>] {
         do throws(CSVError) {
             let reader = try CSVReader(path: path)
             let columns = try RecordingColumns.magnetometer.map { name throws(CSVError) in
                 try reader.requiredColumn(named: name)
             }
             let unit = try reader.unit(ofColumns: columns, given: given)
+            // Only the magnetometer is fed: the check's other tests have no data and do not run.
+            var check =
+                checksUnit
+                ? RecordingUnitCheck(
+                    time: .seconds, gyroscope: .radiansPerSecond, accelerometer: .metersPerSecondSquared, magnetometer: unit)
+                : nil
+            func verdict(final: Bool) throws(CSVError) {
+                guard let mismatch = check?.mismatch(final: final) else { return }
+                check = nil
+                throw .implausibleUnit(
+                    line: reader.lineNumber, column: columns[0] + 1, name: reader.header[columns[0]], mismatch: mismatch,
+                    source: reader.unitSource(ofColumn: columns[0], given: given != nil))
+            }
             var values: [Double] = []
             var samples: [SIMD3<Double>] = []
             // Held in memory (the fit needs them all): at most what the memory available holds,
@@ -116,7 +135,12 @@ struct CalibrateMagnetometer: ParsableCommand {
                 if m.x.isNaN && m.y.isNaN && m.z.isNaN { continue }  // no magnetometer this row
                 guard samples.count < limit else { throw CSVError.tooManySamples(line: reader.lineNumber, limit: limit) }
                 samples.append(m * unit.toMicrotesla)
+                if check != nil {
+                    check!.add(magnetometer: m * unit.toMicrotesla)
+                    try verdict(final: false)
+                }
             }
+            try verdict(final: true)
             warnAboutCut(reader.partialLastLine, in: path)
             return samples
         } catch {

@@ -307,38 +307,39 @@ public final class MotionRecorder: @unchecked Sendable {
         return error
     }
 
-    /// Reads the samples with `from ≤ t ≤ to` back: every whole line; `nan` fields read as an
-    /// absent sensor. A last line without its newline (a write cut short by a crash) is not read
-    /// and is reported in ``RecordedSamples/partialLastLine``.
+    /// Reads the samples with `from ≤ t ≤ to` back, row by row as written (one sample per row, not
+    /// assembled: ``RecordingReader`` makes a recording into a filter's samples): every whole line,
+    /// through ``IMUCSVReader/nextReadings()``, the reader of the recording format; a sensor whose
+    /// cells are `nan` (or any of them not finite) reads as absent. A last line without its newline
+    /// (a write cut short by a crash) is not read and is reported in
+    /// ``RecordedSamples/partialLastLine``. The units are the header's (the recorder's own: s,
+    /// rad/s, m/s² and µT), checked against the data as every reader checks them
+    /// (``RecordingUnitCheck``: a source that gave, say, deg/s as rad/s is refused) unless
+    /// `checksUnits` is false.
     ///
-    /// - Throws: ``CSVError`` naming the line and column of any malformed whole line.
+    /// - Throws: ``CSVError`` naming the line and column of any malformed whole line (a sensor with
+    ///   only some of its cells empty is one), or ``CSVError/implausibleUnit(line:column:name:mismatch:source:)``.
     public static func read(
-        path: String, from: Double = -.infinity, to: Double = .infinity
+        path: String, from: Double = -.infinity, to: Double = .infinity, checksUnits: Bool = true
     ) throws(CSVError) -> RecordedSamples {
-        let reader = try CSVReader(path: path)
-        var columns: [Int] = []
-        for name in RecordingColumns.sensors { columns.append(try reader.requiredColumn(named: name)) }
-        func vector(_ r: [Double], _ i: Int) -> SIMD3<Double>? {
-            let v = SIMD3(r[i], r[i + 1], r[i + 2])
-            return VectorCheck.isFinite(v) ? v : nil
-        }
-        var values: [Double] = []
-        var samples: [SensorSample] = []
-        func nextRow() throws(CSVError) -> Bool {
+        let reader = try IMUCSVReader(path: path, checksUnits: checksUnits)
+        func finite(_ v: SIMD3<Double>?) -> SIMD3<Double>? { v.flatMap { VectorCheck.isFinite($0) ? $0 : nil } }
+        func nextRow() throws(CSVError) -> IMUReadingRow? {
             do {
-                return try reader.nextRow(columns: columns, into: &values, optional: Set(columns.dropFirst()))
+                return try reader.nextReadings()
             } catch .noData {
-                return false  // a recording that has its header and no sample yet is empty, not broken
+                return nil  // a recording that has its header and no sample yet is empty, not broken
             }
         }
-        while try nextRow() {
-            guard values[0] >= from && values[0] <= to else { continue }
+        var samples: [SensorSample] = []
+        while let row = try nextRow() {
+            guard row.timestamp >= from && row.timestamp <= to else { continue }
             samples.append(
                 SensorSample(
-                    timestamp: values[0], gyroscope: vector(values, 1), accelerometer: vector(values, 4),
-                    magnetometer: vector(values, 7)))
+                    timestamp: row.timestamp, gyroscope: finite(row.gyroscope),
+                    accelerometer: finite(row.accelerometer), magnetometer: finite(row.magnetometer)))
         }
-        return RecordedSamples(samples: samples, partialLastLine: reader.partialLastLine)
+        return RecordedSamples(samples: samples, partialLastLine: reader.csv.partialLastLine)
     }
 
     /// Whether `text` (a last line without its newline) is a whole row of the recording format: the

@@ -216,6 +216,66 @@ struct RecordingUnitCheckTests {
         #expect(try IMURecording.read(path: path, checksUnits: false).timestamps.count > 1000)
     }
 
+    /// A recorder's file read back (`MotionRecorder.read`) is checked as every reader checks: BROAD
+    /// trial 01 recorded from a source that gave its accelerometer in g as if in m/s² is refused at
+    /// the row that completes the evidence, naming `ax` and g; unchecked, every row comes back. A
+    /// sensor with only some of its cells empty is a malformed line, not an absent sensor.
+    @Test func aRecordersFileReadBackIsCheckedToo() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let path = folder["rec.csv"]
+        let recorder = try MotionRecorder(path: path, syncInterval: 0)
+        let rows = try Self.broad01().prefix(3000)
+        for r in rows {
+            try recorder.append(
+                SensorSample(
+                    timestamp: r[0], gyroscope: SIMD3(r[1], r[2], r[3]),
+                    accelerometer: SIMD3(r[4], r[5], r[6]) / 9.80665, magnetometer: SIMD3(r[7], r[8], r[9])))
+        }
+        try recorder.sync()
+        #expect {
+            _ = try MotionRecorder.read(path: path)
+        } throws: { error in
+            guard case .implausibleUnit(let line, 5, "ax", let mismatch, .library) = error as? CSVError else { return false }
+            return line == RecordingUnitCheck.sampleCount + 1 && mismatch.looksLike == "g"
+        }
+        let back = try MotionRecorder.read(path: path, checksUnits: false)
+        #expect(back.count == rows.count)
+        #expect(back.last?.timestamp == rows.last?[0])
+
+        let cut = try folder.write("cut.csv", MotionRecorder.header + "0,0.1,0.2,0.3,0,,9.81,nan,nan,nan\n")
+        #expect {
+            _ = try MotionRecorder.read(path: cut)
+        } throws: { error in
+            guard case .notANumber(2, 6, "ay", "") = error as? CSVError else { return false }
+            return true
+        }
+    }
+
+    /// `motion calibrate magnetometer` checks the field's unit too: BROAD trial 01's magnetometer
+    /// written in nT under a plain header is refused at the row that completes the evidence, naming
+    /// `mx` and nT (before, it fitted a 41,000 µT "field" and wrote it); `--mag-unit nT` reads it
+    /// and `--trust-units` fits it as given.
+    @Test func calibrateMagnetometerChecksTheFieldsUnit() throws {
+        let path = try Self.write(Self.broad01(), scaling: 7...9, by: 1000)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var refused: String?
+        do {
+            _ = try CalibrateMagnetometer.readMagnetometer(path, unit: nil)
+        } catch {
+            refused = "\(error)"
+        }
+        let message = try #require(refused)
+        #expect(message.contains("line \(RecordingUnitCheck.sampleCount + 1), column 8 (mx)"), "\(message)")
+        #expect(message.contains("the values look like nT"), "\(message)")
+        let inNanotesla = try CalibrateMagnetometer.readMagnetometer(path, unit: .nanotesla)
+        let median = inNanotesla.map { ($0 * $0).sum().squareRoot() }.sorted()[inNanotesla.count / 2]
+        #expect(median > 20 && median < 70, "\(median) µT")
+        let trusted = try CalibrateMagnetometer.readMagnetometer(path, unit: nil, checksUnit: false)
+        #expect(trusted.count == inNanotesla.count)
+        _ = try CalibrateMagnetometer.parse([path, "--trust-units"])
+    }
+
     @Test func hugeAndInfiniteMagnitudesAreReportedNotTrapped() {
         // Finite readings whose squared norm overflows: the median magnitude is infinite.
         var check = RecordingUnitCheck(
