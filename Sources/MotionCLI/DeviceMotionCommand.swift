@@ -103,7 +103,9 @@ struct DeviceMotionCommand: ParsableCommand {
     }
 
     /// `--live`: the IIO devices' samples, as `motion record --iio` reads them, through the
-    /// processor. The rows given are kept when the source fails (then status 1).
+    /// processor. The rows given are kept when the source fails (then status 1). Written through
+    /// (standard output, a pipe), each row is flushed as it is made: the source waits for the
+    /// devices between scans, and a reader of the pipe should not wait for a buffer to fill.
     private func runLive(
         _ processor: inout DeviceMotionProcessor<InertialFrameFilter<Double>>, calibrationFiles: [String]
     ) throws {
@@ -114,6 +116,7 @@ struct DeviceMotionCommand: ParsableCommand {
         }
         let writer = DeviceMotionCSVWriter(file: try OutputFile(path: output, inputs: calibrationFiles))
         let limited = duration.map { LimitedSource(source, duration: $0) } ?? source
+        let flushesEachRow = writer.file.mode == .writeThrough
         var rows = 0
         var failure: (any Error)?
         do {
@@ -121,6 +124,7 @@ struct DeviceMotionCommand: ParsableCommand {
                 guard let w = sample.gyroscope, let a = sample.accelerometer else { continue }
                 let m = processor.update(timestamp: sample.timestamp, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
                 writer.write(m)
+                if flushesEachRow { writer.flush() }
                 rows += 1
             }
         } catch {

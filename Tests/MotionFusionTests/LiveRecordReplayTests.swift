@@ -67,6 +67,48 @@ struct LiveRecordReplayTests {
         zip(a, b).map { $0.angle(to: $1) }.max() ?? .nan
     }
 
+    /// `device-motion --live -o -` into a pipe flushes each row as it is made: while the devices
+    /// wait after 200 scans, a reader of the pipe already has their rows (the assembler holds back
+    /// at most the last few). Before, live rows reached a pipe in 256 KiB blocks, here only when
+    /// the run ended.
+    @Test(.enabled(if: BroadData.required, "BROAD data not found at ../shared/reference-data/broad"))
+    func liveRowsReachAPipeWhileTheDevicesWait() throws {
+        let encoded = try FakeIMUPair.encode(try BroadTrial01.rows(from: 32, before: 36))
+        let pair = try FakeIMUPair()
+        defer { pair.cleanUp() }
+        let imu = try FIFOWriter(pair.imu.characterDevicePath)
+        let magnetometer = try FIFOWriter(pair.magnetometer.characterDevicePath)
+        let process = Process()
+        process.standardInput = FileHandle.nullDevice
+        process.executableURL = URL(fileURLWithPath: try StandardOutputTests.binary())
+        process.arguments = ["device-motion", "--live", "--samples", "400", "-o", "-"] + pair.captureArguments(origin: encoded.origin)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let received = Lock(Data())
+        Thread.detachNewThread {
+            while true {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { return }
+                received.withLock { $0.append(data) }
+            }
+        }
+        func rows() -> Int { received.withLock { $0.filter { $0 == UInt8(ascii: "\n") }.count } - 1 }
+        let written = try FakeIMUPair.feed(encoded, imu: imu, magnetometer: magnetometer, imuCount: 200)
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while rows() < 190, Date() < deadline { usleep(10_000) }
+        let whileWaiting = rows()
+        #expect(process.isRunning, "the run waits for scans 201 to 400")
+        #expect(whileWaiting >= 190 && whileWaiting <= 200, "\(whileWaiting) rows while the devices wait")
+        // The rest: the run ends after 400 rows.
+        try magnetometer.write(Array(encoded.magnetometerScans[written..<82].joined()))
+        try imu.write(Array(encoded.imuScans[200..<400].joined()))
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(rows() == 400)
+    }
+
     @Test(.enabled(if: BroadData.required, "BROAD data not found at ../shared/reference-data/broad"))
     func liveRecordedReplayedAndFusedAgree() throws {
         let encoded = try FakeIMUPair.encode(try BroadTrial01.rows(from: 32, before: 36))
