@@ -35,7 +35,7 @@ import MotionFusionCore
 /// A sample without those timestamps (all its readings taken at its time, as from a device that
 /// samples its sensors together) is one row as always, `nan` for an absent sensor; `motion fuse`
 /// reads a row of three `nan` cells of a multi-rate file as no reading. A multi-rate recording
-/// read back with ``read(path:from:to:)`` gives a reading's own row as a sample with only that
+/// read back with ``read(path:from:to:checksUnits:)`` gives a reading's own row as a sample with only that
 /// sensor.
 ///
 /// Durability:
@@ -45,7 +45,7 @@ import MotionFusionCore
 ///   ``RecorderError/cannotWrite(path:reason:)`` and the recorder stops: later appends throw the
 ///   same error. The file therefore ends on a whole line.
 /// - A process killed in the middle of that one call can still leave a partial last line.
-///   ``read(path:from:to:)`` keeps every whole line and reports such a cut; appending to the file
+///   ``read(path:from:to:checksUnits:)`` keeps every whole line and reports such a cut; appending to the file
 ///   later (a new recorder on it) truncates the partial line first, so nothing is glued onto it.
 ///   A last line without its newline that is a whole row — the header's ten fields, each a number,
 ///   `nan` or empty, the time finite (a file another program wrote without a final newline) — is
@@ -437,7 +437,7 @@ public final class MotionRecorder: @unchecked Sendable {
     }
 }
 
-/// `read(2)` under a name that does not clash with ``MotionRecorder/read(path:from:to:)``.
+/// `read(2)` under a name that does not clash with ``MotionRecorder/read(path:from:to:checksUnits:)``.
 @inline(__always) func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, buffer, count)
 }

@@ -1,5 +1,5 @@
 import MotionFusionCore
-/// The samples of a recording read back (``MotionRecorder/read(path:from:to:)``), in file order,
+/// The samples of a recording read back (``MotionRecorder/read(path:from:to:checksUnits:)``), in file order,
 /// and the cut-off last line if the file ends inside one.
 public struct RecordedSamples: RandomAccessCollection, Sendable {
     /// The samples of the whole lines (within the time range asked for).

@@ -1,7 +1,7 @@
 
 /// The columns of a recording: the one place their names are spelled. The readers
 /// (``IMUCSVReader``, ``IMURecording/read(path:timeUnit:gyroscopeUnit:accelerometerUnit:magnetometerUnit:checksUnits:maximumSamples:)``,
-/// ``MotionRecorder/read(path:from:to:)``), ``MotionRecorder``'s header and the `motion` tool take
+/// ``MotionRecorder/read(path:from:to:checksUnits:)``), ``MotionRecorder``'s header and the `motion` tool take
 /// the names from here, and ``CSVReader/column(named:)`` the long names a header may use instead.
 ///
 /// | columns | quantity | long names (any case) | header units |
