@@ -135,11 +135,12 @@ if Context.environment["MOTIONFUSION_TSAN"] != nil {
 // modules compiled for testing as well, so that one `swift build -c release --build-tests` gives the
 // tests (which import the modules `@testable`), the `motion` that runs the documented commands and
 // the long runs, instead of a release build for those and a debug build, five times slower to
-// test, for the tests.
+// test, for the tests. `assert`s stay on (`-assert-config Debug`), as in the debug build. Scripts
+// that time `motion` (scripts/compare_speed) build it without the variable first.
 if Context.environment["MOTIONFUSION_TESTABLE_RELEASE"] != nil {
     for target in package.targets where target.type != .system && target.name != "CVectorMath" {
         target.swiftSettings =
-            (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
+            (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing", "-assert-config", "Debug"], .when(configuration: .release))]
     }
 }
 
