@@ -83,20 +83,25 @@ struct LiveRecordReplayTests {
         process.executableURL = URL(fileURLWithPath: try StandardOutputTests.binary())
         process.arguments = ["device-motion", "--live", "--samples", "400", "-o", "-"] + pair.captureArguments(origin: encoded.origin)
         let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
+        defer { if process.isRunning { process.terminate() } }
         let received = Lock(Data())
+        let ended = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             while true {
                 let data = output.fileHandleForReading.availableData
-                if data.isEmpty { return }
+                if data.isEmpty { break }
                 received.withLock { $0.append(data) }
             }
+            ended.signal()
         }
         func rows() -> Int { received.withLock { $0.filter { $0 == UInt8(ascii: "\n") }.count } - 1 }
         let written = try FakeIMUPair.feed(encoded, imu: imu, magnetometer: magnetometer, imuCount: 200)
-        let deadline = Date(timeIntervalSinceNow: 20)
+        // Within the devices' 5 s stall timeout, after which the run would end (status 1).
+        let deadline = Date(timeIntervalSinceNow: 4)
         while rows() < 190, Date() < deadline { usleep(10_000) }
         let whileWaiting = rows()
         #expect(process.isRunning, "the run waits for scans 201 to 400")
@@ -105,7 +110,9 @@ struct LiveRecordReplayTests {
         try magnetometer.write(Array(encoded.magnetometerScans[written..<82].joined()))
         try imu.write(Array(encoded.imuScans[200..<400].joined()))
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(ended.wait(timeout: .now() + 10) == .success, "the output pipe did not end")
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(message)")
         #expect(rows() == 400)
     }
 

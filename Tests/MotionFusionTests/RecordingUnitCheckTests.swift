@@ -273,7 +273,9 @@ struct RecordingUnitCheckTests {
         #expect(median > 20 && median < 70, "\(median) µT")
         let trusted = try CalibrateMagnetometer.readMagnetometer(path, unit: nil, checksUnit: false)
         #expect(trusted.count == inNanotesla.count)
-        _ = try CalibrateMagnetometer.parse([path, "--trust-units"])
+        // Through the command: refused without the flag, which the command passes on.
+        #expect(throws: (any Error).self) { try CalibrateMagnetometer.parse([path]).run() }
+        #expect(try CalibrateMagnetometer.parse([path, "--trust-units"]).trustUnits)
     }
 
     @Test func hugeAndInfiniteMagnitudesAreReportedNotTrapped() {
