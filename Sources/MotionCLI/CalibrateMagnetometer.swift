@@ -134,9 +134,10 @@ struct CalibrateMagnetometer: ParsableCommand {
                 let m = SIMD3(values[0], values[1], values[2])
                 if m.x.isNaN && m.y.isNaN && m.z.isNaN { continue }  // no magnetometer this row
                 guard samples.count < limit else { throw CSVError.tooManySamples(line: reader.lineNumber, limit: limit) }
-                samples.append(m * unit.toMicrotesla)
+                let field = m * unit.toMicrotesla
+                samples.append(field)
                 if check != nil {
-                    check!.add(magnetometer: m * unit.toMicrotesla)
+                    check!.add(magnetometer: field)
                     try verdict(final: false)
                 }
             }
