@@ -17,8 +17,9 @@ import RealModule
 ///   between 4 and 25 m/s². Outside it, the other accepted unit that puts it there is named, else
 ///   no unit is.
 /// - **Magnetometer**: the median magnitude of the first ``sampleCount`` readings must lie between
-///   5 and 3000 µT (Earth's field is 22–67 µT; a phone's uncorrected hard iron adds up to several
-///   hundred). Outside it, the accepted unit that puts it between 15 and 150 µT is named.
+///   5 and 4000 µT (Earth's field is 22–67 µT; a phone's uncorrected hard iron adds hundreds of
+///   µT, 3,400 on one of WeAllWalk's iPhones; a field of 40 µT or more read as gauss lands above
+///   4000). Outside it, the accepted unit that puts it between 15 and 150 µT is named.
 /// - **Gyroscope**, two tests. (1) More than 1 % of the first ``sampleCount`` readings beyond
 ///   70 rad/s (4000 °/s, past any MEMS gyroscope's range) means the values are not rad/s; deg/s
 ///   is named when it brings them in range. (2) The gyroscope against the accelerometer: between
@@ -253,12 +254,12 @@ public struct RecordingUnitCheck: Sendable {
     func magnetometerMismatch() -> Mismatch? {
         guard let magnetometer else { return nil }
         let norm = Self.median(magnetometerNorms)
-        guard !(5...3000).contains(norm) else { return nil }
+        guard !(5...4000).contains(norm) else { return nil }
         let raw = norm / magnetometer.toMicrotesla
         let unit = MagnetometerUnit.allCases.first { $0 != magnetometer && (15...150).contains(raw * $0.toMicrotesla) }
         return Mismatch(
             quantity: .magnetometer, readAs: magnetometer.rawValue, looksLike: unit?.rawValue,
-            evidence: "the median magnitude is \(Self.format(norm)) µT, not a magnetometer's 5–3000 µT")
+            evidence: "the median magnitude is \(Self.format(norm)) µT, not a magnetometer's 5–4000 µT")
     }
 
     func gyroscopeRangeMismatch() -> Mismatch? {
