@@ -10,10 +10,10 @@ enum FilterName: String, CaseIterable, ExpressibleByArgument {
     /// One line for `--help` and the demo.
     var summary: String {
         switch self {
-        case .inertial: "MotionFusion's InertialFrameFilter, the default and the most accurate"
-        case .madgwick: "Madgwick's gradient-descent MadgwickFilter"
-        case .mahony: "Mahony's explicit complementary MahonyFilter"
-        case .complementary: "the tilt and heading ComplementaryFilter"
+        case .inertial: "InertialFrameFilter: the default, most accurate"
+        case .madgwick: "Madgwick's MadgwickFilter"
+        case .mahony: "Mahony's MahonyFilter"
+        case .complementary: "ComplementaryFilter"
         }
     }
 

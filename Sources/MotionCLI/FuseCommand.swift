@@ -91,6 +91,12 @@ struct FuseCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Estimate the gyroscope bias at rest, before the filter.")
     var restBias = false
 
+    @Flag(help: "Do not learn the magnetometer's hard/soft iron online.")
+    var noLearnMagnetometer = false
+
+    @Option(help: ArgumentHelp("State of the online calibration: read, then written.", valueName: "file"))
+    var magnetometerCalibration: String?
+
     @OptionGroup var units: InputUnits
 
     @Option(parsing: .unconditional, help: "Longest step integrated over, s.")
@@ -134,6 +140,9 @@ struct FuseCommand: ParsableCommand {
         where !(value.isFinite && value >= 0) {
             throw ValidationError("\(name) must be a finite number ≥ 0, got \(value)")
         }
+        if magnetometerCalibration != nil && noLearnMagnetometer {
+            throw ValidationError("--magnetometer-calibration keeps the online calibration's state; --no-learn-magnetometer turns it off")
+        }
         if accelerometerTimeConstant == 0 || magnetometerTimeConstant == 0 || maximumGap == 0 {
             throw ValidationError("time constants and --maximum-gap must be greater than 0")
         }
@@ -171,9 +180,12 @@ struct FuseCommand: ParsableCommand {
     /// lack accelerometerUsed.
     func fuse<F: AttitudeFilter>(_ filter: F) throws {
         let calibration = try CalibrationFile.read(calibrationFiles)
+        let (restored, stateWritable): (OnlineMagnetometerCalibrator<F.Scalar>, Bool) =
+            MagnetometerStateFile.read(noLearnMagnetometer ? nil : magnetometerCalibration)
         var stream = FusionStream(
             filter: filter, clock: SampleClock(maximumGap: maximumGap),
-            biasEstimator: restBias ? GyroscopeBiasEstimator() : nil, calibration: calibration)
+            biasEstimator: restBias ? GyroscopeBiasEstimator() : nil, calibration: calibration,
+            magnetometerCalibrator: noLearnMagnetometer ? nil : restored)
         let reader = try units.open(recordingInput, useMagnetometer: !noMagnetometer)
         // Before a sample is read: an output that is an input, a link or a folder is refused here.
         let writer =
@@ -211,9 +223,31 @@ struct FuseCommand: ParsableCommand {
             throw error
         }
         try writer?.finish()
+        if let path = magnetometerCalibration, stateWritable, let learned = stream.magnetometerCalibrator, stopAfter == .write {
+            try MagnetometerStateFile.write(learned, to: path, inputs: recordingInput.paths + calibrationFiles + [output])
+        }
         progress.finish(rows: rows)
         warnAboutSkipped(by: reader)
+        if let learned = stream.magnetometerCalibrator { report(learned) }
         reportStop(rows: rows, bytes: reader.bytesRead, lastW: lastW)
+    }
+
+    /// What the magnetometer's online calibration learned, on standard error.
+    private func report<S: FusionScalar>(_ learned: OnlineMagnetometerCalibrator<S>) {
+        let line: String
+        if let c = learned.calibration {
+            let h = c.hardIron, s = c.softIron
+            let rows = (0..<3).map { r in "(" + (0..<3).map { format(s[r, $0], digits: 2) }.joined(separator: " ") + ")" }
+            line = "fuse: magnetometer calibration \(learned.accuracy.rawValue) (\(learned.acceptedFits) fits accepted): "
+                + "hard iron (\(format(h.x, digits: 2)), \(format(h.y, digits: 2)), \(format(h.z, digits: 2))) µT, "
+                + "field \(format(c.fieldStrength, digits: 2)) µT, residual \(format(c.residual, digits: 2)) µT"
+                + (learned.hasSoftIron ? ", soft iron rows " + rows.joined(separator: " ") : "")
+        } else if learned.sampleCount > 0 {
+            line = "fuse: magnetometer not calibrated (\(learned.sampleCount) directions sampled, no fit accepted)"
+        } else {
+            return
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// The measuring run's last line (`--stop-after`).

@@ -65,7 +65,7 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
         timestamp: Double, gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
     ) -> DeviceMotionSample<Scalar> {
         // Calibrated once, for the filter and for the outputs below.
-        let calibrated = stream.calibration.apply(
+        let calibrated = stream.calibrate(
             gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
         let output = stream.update(
             timestamp: timestamp, calibratedGyroscope: calibrated.gyroscope, accelerometer: calibrated.accelerometer,
@@ -87,7 +87,7 @@ public struct DeviceMotionProcessor<Filter: AttitudeFilter>: Sendable {
         var field = CalibratedMagneticField<Scalar>.noSample
         if let m = calibrated.magnetometer {
             field.field = m
-            field.accuracy = stream.calibration.magneticFieldAccuracy
+            field.accuracy = stream.magneticFieldAccuracy
         }
         let attitude = Attitude(unitQuaternion: q)
         let heading = referenceFrame.isNorthReferenced ? Self.heading(yaw: Double(attitude.yaw)) : -1

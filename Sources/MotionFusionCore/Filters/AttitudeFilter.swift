@@ -52,9 +52,18 @@ public protocol AttitudeFilter<Scalar>: Sendable {
     mutating func update(
         gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?,
         dt: Scalar)
+
+    /// The magnetometer's calibration changed (``FusionStream``'s online calibration accepted a new
+    /// fit): what the filter learned about the field it saw before (a reference norm and dip, a
+    /// verdict on the field) no longer holds. The default does nothing.
+    mutating func magnetometerCalibrationChanged()
 }
 
 extension AttitudeFilter {
+    /// Nothing: by default a filter keeps no knowledge of the field.
+    @inlinable
+    public mutating func magnetometerCalibrationChanged() {}
+
     /// False: by default a filter has no rest detector.
     @inlinable
     public var isRestDetected: Bool { false }

@@ -3,7 +3,8 @@
 /// range checks, and the derived outputs (``FusionOutput``). Streaming with ``update(timestamp:gyroscope:accelerometer:magnetometer:)``
 /// (no allocation), or batch with ``process(timestamps:gyroscope:accelerometer:magnetometer:into:)``.
 ///
-/// Per sample: the ``calibration`` (if any) is applied to the raw readings; the clock turns the
+/// Per sample: the ``calibration`` (if any) is applied to the raw readings, then the
+/// ``magnetometerCalibrator`` (on by default) learns from the magnetometer and calibrates it; the clock turns the
 /// timestamp into `dt`; the bias estimator (if any) sees the raw
 /// gyroscope and its bias is subtracted before the filter; an accelerometer component at or beyond
 /// ``Settings-swift.struct/accelerometerRange`` is treated as saturated and the accelerometer is not
@@ -50,6 +51,23 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     public var biasEstimator: GyroscopeBiasEstimator<Scalar>?
     /// Sensor calibrations applied to every sample before anything else (none by default).
     public var calibration: SensorCalibration
+    /// The magnetometer's online calibration (hard and soft iron learned while the device moves),
+    /// applied after ``calibration``; nil to use the field as ``calibration`` leaves it. On by
+    /// default. Its state is the calibration a client saves and restores across sessions.
+    public var magnetometerCalibrator: OnlineMagnetometerCalibrator<Scalar>? {
+        get { learnsMagnetometer ? learner : nil }
+        set {
+            learnsMagnetometer = newValue != nil
+            learner = newValue ?? OnlineMagnetometerCalibrator()
+        }
+    }
+    /// The calibrator, stored unwrapped so that the per-sample path updates it in place (an
+    /// optional's unwrapping copied its 3 KB several times per sample), and whether it runs.
+    @usableFromInline var learner: OnlineMagnetometerCalibrator<Scalar>
+    @usableFromInline var learnsMagnetometer: Bool
+    /// Set when the online calibration's field changed by more than a refinement
+    /// (``OnlineMagnetometerCalibrator/majorChanges``); the filter is told before its next step.
+    @usableFromInline var calibrationChanged = false
     /// Ranges and gravity.
     ///
     /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
@@ -67,12 +85,15 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     public init(
         filter: Filter, clock: SampleClock = SampleClock(),
         biasEstimator: GyroscopeBiasEstimator<Scalar>? = nil, calibration: SensorCalibration = SensorCalibration(),
+        magnetometerCalibrator: OnlineMagnetometerCalibrator<Scalar>? = OnlineMagnetometerCalibrator(),
         settings: Settings = Settings()
     ) {
         self.filter = filter
         self.clock = clock
         self.biasEstimator = biasEstimator
         self.calibration = calibration
+        learnsMagnetometer = magnetometerCalibrator != nil
+        learner = magnetometerCalibrator ?? OnlineMagnetometerCalibrator()
         self.settings = settings.clamped()
     }
 
@@ -83,11 +104,46 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         timestamp: Double, gyroscope rawGyroscope: SIMD3<Scalar>, accelerometer rawAccelerometer: SIMD3<Scalar>,
         magnetometer rawMagnetometer: SIMD3<Scalar>? = nil
     ) -> FusionOutput<Scalar> {
-        let calibrated = calibration.apply(
+        let calibrated = calibrate(
             gyroscope: rawGyroscope, accelerometer: rawAccelerometer, magnetometer: rawMagnetometer)
         return update(
             timestamp: timestamp, calibratedGyroscope: calibrated.gyroscope,
             accelerometer: calibrated.accelerometer, magnetometer: calibrated.magnetometer)
+    }
+
+    /// One sample's readings through ``calibration`` and, for the magnetometer, the
+    /// ``magnetometerCalibrator``, which learns from it: the one place where both are applied, for
+    /// the filter and for the calibrated outputs that ``DeviceMotionProcessor`` reports.
+    @inlinable @inline(__always)
+    public mutating func calibrate(
+        gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
+    ) -> (gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?) {
+        var calibrated = calibration.apply(gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
+        if learnsMagnetometer, let m = calibrated.magnetometer {
+            let changes = learner.major
+            calibrated.magnetometer = learner.update(m)
+            if learner.major != changes { calibrationChanged = true }
+        }
+        return calibrated
+    }
+
+    /// Whether the filter may see this (calibrated) field: always, except while the online
+    /// calibration has accepted nothing yet and the field's strength is not an earth field's
+    /// (15–80 µT; the earth's is 22–67 µT): a raw magnetometer's hard iron of hundreds of µT is
+    /// withheld (the step is 6D) until the calibration has removed it.
+    @inlinable
+    func filterMayUse(_ field: SIMD3<Scalar>) -> Bool {
+        guard learnsMagnetometer, !learner.isCalibrated else { return true }
+        let n2 = (field * field).sum()
+        return n2 >= 225 && n2 <= 6400
+    }
+
+    /// The magnetometer's accuracy: the online calibrator's once it has accepted a fit, otherwise
+    /// that of ``calibration`` (``MagneticFieldAccuracy/uncalibrated`` without either).
+    @inlinable
+    public var magneticFieldAccuracy: MagneticFieldAccuracy {
+        if learnsMagnetometer, learner.isCalibrated { return learner.level }
+        return calibration.magneticFieldAccuracy
     }
 
     /// The square of the rate, (rad/s)², from which a gyroscope reading is corrupt: 1000 rad/s.
@@ -133,7 +189,12 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
             biasEstimator = estimator
             rate -= externalBias
         }
-        filter.update(gyroscope: rate, accelerometer: acc, magnetometer: magnetometer, dt: dt)
+        if calibrationChanged {
+            filter.magnetometerCalibrationChanged()
+            calibrationChanged = false
+        }
+        let field = magnetometer.flatMap { filterMayUse($0) ? $0 : nil }
+        filter.update(gyroscope: rate, accelerometer: acc, magnetometer: field, dt: dt)
         let initialized = filter.isInitialized
         if !initialized { flags.insert(.notInitialized) }
         if filter.isRestDetected { flags.insert(.restDetected) }
@@ -141,7 +202,7 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
             && !flags.contains(.gyroscopeInvalid)
         {
             flags.insert(.accelerometerUsed)
-            if let magnetometer, VectorCheck.isUsableReading(magnetometer) {
+            if let field, VectorCheck.isUsableReading(field) {
                 flags.insert(.magnetometerUsed)
             }
         }

@@ -11,7 +11,7 @@ import RealModule
 #if hasFeature(Embedded)
 public protocol FusionScalar: Real, BinaryFloatingPoint, SIMDScalar, Sendable
 where SIMD2Storage: Sendable, SIMD4Storage: Sendable, SIMD8Storage: Sendable,
-    SIMD16Storage: Sendable
+    SIMD16Storage: Sendable, SIMD32Storage: Sendable, SIMD64Storage: Sendable
 {
     /// Below this angular distance (radians) from a gimbal lock, Euler angle extraction treats the
     /// rotation as locked: `1e-7` for `Double` (as SciPy), `√ulp ≈ 3.5e-4` for `Float`.
@@ -20,7 +20,7 @@ where SIMD2Storage: Sendable, SIMD4Storage: Sendable, SIMD8Storage: Sendable,
 #else
 public protocol FusionScalar: Real, BinaryFloatingPoint, SIMDScalar, Codable, Sendable
 where SIMD2Storage: Sendable, SIMD4Storage: Sendable, SIMD8Storage: Sendable,
-    SIMD16Storage: Sendable
+    SIMD16Storage: Sendable, SIMD32Storage: Sendable, SIMD64Storage: Sendable
 {
     /// Below this angular distance (radians) from a gimbal lock, Euler angle extraction treats the
     /// rotation as locked: `1e-7` for `Double` (as SciPy), `√ulp ≈ 3.5e-4` for `Float`.

@@ -187,6 +187,15 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
         magnetic = MagneticDisturbanceRejection(settings: settings)
     }
 
+    /// Forgets the field's reference norm and dip and the verdict that it turns with the sensor:
+    /// both were learned from the field as calibrated before. The attitude, the bias and the
+    /// magnetometer's latency are kept.
+    @inlinable
+    public mutating func magnetometerCalibrationChanged() {
+        magnetic = MagneticDisturbanceRejection(settings: settings)
+        fieldTest = SensorFixedFieldTest()
+    }
+
     @inlinable public var frame: EarthFrame { settings.frame }
     @inlinable public var isInitialized: Bool { initialized }
 
