@@ -15,7 +15,7 @@
 ///
 /// **The fits.** After every ``changesPerFit`` (8) changes of the set, with at least 12 samples, in `Double` on the
 /// samples centred and scaled (a 3,400 µT offset leaves the fits exact):
-/// 1. a sphere (``MagneticFieldFit``, Kåsa's algebraic fit): the hard iron;
+/// 1. a sphere (`MagneticFieldFit`, Kåsa's algebraic fit): the hard iron;
 /// 2. when the samples' directions from its centre cover enough of the sphere (coverage: the
 ///    smallest eigenvalue of their scatter `mean(d dᵀ)` at least 0.12, about ±45° about two axes;
 ///    1/3 for the whole sphere) and there are at least 24, an ellipsoid: hard iron and a symmetric
@@ -220,7 +220,7 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
         sequence -= half
     }
 
-    /// Fits the kept samples and applies ``OnlineMagnetometerFit``'s verdict.
+    /// Fits the kept samples and applies `OnlineMagnetometerFit`'s verdict.
     @inlinable @inline(never)
     mutating func refit() {
         changesSinceFit = 0

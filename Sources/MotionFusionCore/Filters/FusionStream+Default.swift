@@ -3,7 +3,7 @@ extension FusionStream where Filter == InertialFrameFilter<Double> {
     /// settings (ENU earth frame, gyroscope bias estimated by the filter), the default
     /// ``SampleClock``, no calibration and no sensor ranges. `FusionStream()` is what `motion fuse`
     /// runs without options. For `Float`, another filter or other settings, use
-    /// ``init(filter:clock:biasEstimator:calibration:settings:)``.
+    /// ``init(filter:clock:biasEstimator:calibration:magnetometerCalibrator:settings:)``.
     @inlinable
     public init() {
         self.init(filter: InertialFrameFilter<Double>())
