@@ -16,7 +16,7 @@ enum MagnetometerStateFile {
             defer { try? handle.close() }
             let data = try handle.read(upToCount: CalibrationFile.largestFile + 1) ?? Data()
             guard data.count <= CalibrationFile.largestFile else {
-                throw CommandFailure("larger than \(CalibrationFile.largestFile) bytes; a state is under 8 KB")
+                throw CommandFailure("larger than \(CalibrationFile.largestFile) bytes; a state is under 20 KB")
             }
             return (try JSONDecoder().decode(OnlineMagnetometerCalibrator<S>.self, from: data), true)
         } catch {

@@ -11,7 +11,8 @@
 /// Decoding refuses, with `DecodingError.dataCorrupted` naming the field, anything else: another
 /// kind of file (an offline `motion calibrate` file given by mistake), another version, more than
 /// ``capacity`` samples, samples and places of different counts, a coordinate that is not finite
-/// or beyond ±5000 µT (past any consumer magnetometer's full scale), an unknown accuracy.
+/// or beyond ±100,000 µT (no reading beyond it is ever sampled), an unknown accuracy, a calibration
+/// whose field strength is not 15–80 µT (no accepted fit has another), counts beyond 2³¹ − 1.
 /// A state from another device or another place decodes, and is found out by the data: its
 /// calibration's residual on the new samples grows, its accuracy drops, and a fit of the new
 /// samples replaces it by the usual rules.
@@ -65,16 +66,19 @@ extension OnlineMagnetometerCalibrator: Codable {
             throw refuse(.ages, "\(ages.count) ages for \(samples.count) samples, or one outside 0..<2³¹ − 1")
         }
         let last = try c.decodeIfPresent([Double].self, forKey: .lastCandidate)
-        if let last, !(last.count == 3 && last.allSatisfy({ $0.isFinite && abs($0) <= 5000 })) {
-            throw refuse(.lastCandidate, "lastCandidate is not 3 finite numbers within ±5000 µT")
+        if let last, !(last.count == 3 && last.allSatisfy({ $0.isFinite && abs($0) <= 100_000 })) {
+            throw refuse(.lastCandidate, "lastCandidate is not 3 finite numbers within ±100,000 µT")
         }
         for (key, list) in [(CodingKeys.samples, samples), (.places, places)] {
-            for (i, p) in list.enumerated() where !(p.count == 3 && p.allSatisfy({ $0.isFinite && abs($0) <= 5000 })) {
-                throw refuse(key, "\(key.rawValue)[\(i)] is not 3 finite numbers within ±5000 µT")
+            for (i, p) in list.enumerated() where !(p.count == 3 && p.allSatisfy({ $0.isFinite && abs($0) <= 100_000 })) {
+                throw refuse(key, "\(key.rawValue)[\(i)] is not 3 finite numbers within ±100,000 µT")
             }
         }
         self.init()
         let calibration = try c.decodeIfPresent(MagnetometerCalibration.self, forKey: .calibration)
+        if let calibration, !OnlineMagnetometerFit.fieldStrengthRange.contains(calibration.fieldStrength) {
+            throw refuse(.calibration, "calibration.fieldStrength \(calibration.fieldStrength) µT is not 15–80 µT")
+        }
         let accuracy = try c.decode(MagneticFieldAccuracy.self, forKey: .accuracy)
         guard (calibration == nil) == (accuracy == .uncalibrated) else {
             throw refuse(.accuracy, "accuracy \(accuracy.rawValue) \(calibration == nil ? "without" : "with") a calibration")
@@ -95,8 +99,12 @@ extension OnlineMagnetometerCalibrator: Codable {
         if let calibration { use(calibration) }
         level = accuracy
         softIronFitted = try c.decode(Bool.self, forKey: .hasSoftIron)
-        accepted = max(0, try c.decode(Int.self, forKey: .acceptedFits))
-        major = max(0, try c.decode(Int.self, forKey: .majorChanges))
+        for key in [CodingKeys.acceptedFits, .majorChanges] {
+            let n = try c.decode(Int.self, forKey: key)
+            guard (0..<Int(Int32.max)).contains(n) else { throw refuse(key, "\(key.rawValue) \(n) is not 0..<2³¹ − 1") }
+        }
+        accepted = try c.decode(Int.self, forKey: .acceptedFits)
+        major = try c.decode(Int.self, forKey: .majorChanges)
     }
 }
 #endif

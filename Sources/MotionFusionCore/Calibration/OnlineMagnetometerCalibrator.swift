@@ -7,11 +7,12 @@
 /// a reading becomes a candidate only once it is ``spacingFraction`` / 2 of the field strength
 /// away from the previous candidate (so a still or slowly turning device costs one distance test
 /// per sample). Each kept sample has a place, the reading that first made it, which never moves.
-/// Let the spacing be ``spacingFraction`` × the field strength (25 µT for a 50 µT field; 45 µT is
-/// assumed before a fit): a candidate within half the spacing of a place replaces that place's
+/// Let the spacing be ``spacingFraction`` × the field strength (12.5 µT for a 50 µT field; 45 µT
+/// is assumed before a fit): a candidate within half the spacing of a place replaces that place's
 /// sample, so each part of the sphere holds its latest reading; one at least the spacing away from
 /// every place makes a new place, or takes the oldest one's when all are used; one in between is
-/// passed over. Memory is fixed (six `SIMD64` of coordinates); nothing allocates.
+/// passed over. A reading with a component beyond ±100,000 µT is never sampled. Memory is fixed
+/// (six `SIMD64` of coordinates, and 2 KB of stack during a fit); nothing allocates.
 ///
 /// **The fits.** After every ``changesPerFit`` (8) changes of the set, with at least 12 samples, in `Double` on the
 /// samples centred and scaled (a 3,400 µT offset leaves the fits exact):
@@ -24,13 +25,19 @@
 ///    disturbance that was sampled) are dropped from the set and the fit repeated once.
 ///
 /// **Acceptance.** A fit replaces the calibration in use only when all hold: its field strength
-/// is 15–80 µT (the earth's field is 22–67 µT); its relative residual (RMS of `|m| − R` over `R`)
-/// is at most 5 % for a sphere and 3 % for an ellipsoid; the directions' coverage is at least 0.05
-/// (rotation through about ±25° about a second axis; a turn about one axis alone leaves the hard
-/// iron along it unknown); and, when a calibration is in use, the fit's relative residual on the
-/// current samples is below 0.9 × that calibration's on the same samples. A disturbed or poorly
-/// covered field therefore never replaces a good calibration, and a calibration that no longer fits
-/// (the device was put in a magnetic case) is replaced as soon as a better one is found.
+/// is 15–80 µT (the earth's field is 22–67 µT); its residual (RMS of `|m| − R` with the sum of
+/// squares divided by n − p, p the fit's parameters: 4 for a sphere, 9 for an ellipsoid) is at
+/// most 5 % of `R` for a sphere and 3 % for an ellipsoid; the directions' coverage is at least
+/// 0.05 (rotation through about ±25° about a second axis; a turn about one axis alone leaves the
+/// hard iron along it unknown); and its residual on the current samples is below 0.8 × that of the
+/// calibration in use (before any, of the field as it comes: h = 0, S = I, p = 1), and the
+/// calibrated field changes by more than twice its residual (a smaller change is within what a
+/// field that varies from place to place makes of any fit). A field that comes within 5 % of a sphere of an earth field's strength is taken
+/// as calibrated: it is used as it comes (h = 0, S = I), and never replaced by a learned fit — on
+/// the norm alone a few µT of hard iron cannot be told from a field that varies by a few µT from
+/// place to place. A disturbed or poorly covered field therefore never replaces a good
+/// calibration, and a learned calibration that no longer fits (the device was put in a magnetic
+/// case) is replaced once a clearly better one is found.
 ///
 /// **Accuracy** (``accuracy``, Core Motion's levels), re-measured at every fit on the current
 /// samples, so that an old calibration that stopped fitting loses its level:
@@ -82,7 +89,8 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
 
     /// The calibration in use (`m = S · (u − h)`; ``MagnetometerCalibration/fieldStrength`` the
     /// field's fitted strength, ``MagnetometerCalibration/residual`` the RMS of `|m| − R` over the
-    /// samples when it was accepted), nil until a fit is accepted.
+    /// samples when it was accepted, its sum of squares divided by n − p for p fitted parameters),
+    /// nil until a fit is accepted (h = 0 and S = I when the field came calibrated).
     public var calibration: MagnetometerCalibration? { adopted }
     @usableFromInline var adopted: MagnetometerCalibration?
     /// How far the calibrated field can be trusted (the type's table).
@@ -91,9 +99,9 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
     /// How many fits have been accepted.
     public var acceptedFits: Int { accepted }
     @usableFromInline var accepted = 0
-    /// How many accepted fits changed the calibrated field by more than a refinement: the first
-    /// one, and each that moves a field of the calibration's strength by more than 10 % of it in
-    /// some direction. ``FusionStream`` tells its filter of these only, so that the filter keeps
+    /// How many accepted fits changed the calibrated field by more than a refinement: each that
+    /// moves a field of the calibration's strength by more than 10 % of it in some direction,
+    /// compared with the calibration before (the field as it comes, before the first). ``FusionStream`` tells its filter of these only, so that the filter keeps
     /// what it learned of the field (its reference norm and dip) through the small refinements
     /// that follow every few seconds of turning.
     public var majorChanges: Int { major }
@@ -114,7 +122,9 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
     /// The number of samples kept.
     @inlinable public var sampleCount: Int { count }
 
-    /// Calibrates one reading (µT) and learns from it.
+    /// Calibrates one reading (µT) and learns from it. A reading that is zero, subnormal or not
+    /// finite is returned unchanged and not sampled (the filters treat it as missing); so is any
+    /// reading before a calibration is accepted.
     @inlinable
     public mutating func update(_ field: SIMD3<Scalar>) -> SIMD3<Scalar> {
         let d = field - lastCandidate
@@ -144,7 +154,7 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
     /// A reading far enough from the previous candidate: into the set, and a fit every ``changesPerFit`` changes.
     @inlinable @inline(never)
     mutating func consider(_ field: SIMD3<Scalar>) {
-        guard VectorCheck.isUsableReading(field) else { return }
+        guard VectorCheck.isUsableReading(field), VectorCheck.largestMagnitude(field) <= 100_000 else { return }
         lastCandidate = field
         let (nearest, nearestSlot) = Self.nearest(to: field, anchorX, anchorY, anchorZ, count: count)
         var slot: Int
@@ -225,7 +235,12 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
     mutating func refit() {
         changesSinceFit = 0
         let n = count
-        let verdict = withUnsafeTemporaryAllocation(of: SIMD3<Double>.self, capacity: Self.capacity) { buffer in
+        // 64 SIMD3<Double> (2 KB) on the stack: withUnsafeTemporaryAllocation puts more than 1 KB
+        // on the heap in Embedded Swift.
+        var storage = (SIMD64<Double>(), SIMD64<Double>(), SIMD64<Double>(), SIMD64<Double>())
+        let verdict = withUnsafeMutableBytes(of: &storage) { raw in
+            let buffer = UnsafeMutableBufferPointer(
+                start: raw.baseAddress!.assumingMemoryBound(to: SIMD3<Double>.self), count: Self.capacity)
             withUnsafeBytes(of: xs) { px in
                 withUnsafeBytes(of: ys) { py in
                     withUnsafeBytes(of: zs) { pz in

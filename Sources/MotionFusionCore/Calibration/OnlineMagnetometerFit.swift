@@ -157,15 +157,18 @@ enum OnlineMagnetometerFit {
             && MagneticFieldFit.coverage(around: c.hardIron, points) >= acceptedCoverage
     }
 
-    /// The sphere, or the ellipsoid when the coverage and the samples allow it and its soft iron is
-    /// plausible; nil when not even a sphere is determined.
+    /// The ellipsoid when the coverage and the samples allow it, its soft iron is plausible and
+    /// its residual is within the ellipsoid's limit; otherwise the sphere (judged by its own
+    /// limit); nil when not even a sphere is determined.
     static func fit(_ points: UnsafeBufferPointer<SIMD3<Double>>) -> (MagnetometerCalibration, Bool)? {
         guard let sphere = MagneticFieldFit.sphere(points) else { return nil }
         guard points.count >= ellipsoidSamples,
             MagneticFieldFit.coverage(around: sphere.hardIron, points) >= ellipsoidCoverage,
             let ellipsoid = MagneticFieldFit.ellipsoid(points, around: sphere),
             let values = ellipsoid.softIron.singularValues, values.z > 0,
-            values.x / values.z <= softIronConditionLimit
+            values.x / values.z <= softIronConditionLimit,
+            MagneticFieldFit.residual(of: ellipsoid, points, parameters: 9)
+                <= ellipsoidResidualLimit * ellipsoid.fieldStrength
         else { return (sphere, false) }
         return (ellipsoid, true)
     }

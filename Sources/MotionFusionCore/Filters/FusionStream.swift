@@ -113,7 +113,10 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
 
     /// One sample's readings through ``calibration`` and, for the magnetometer, the
     /// ``magnetometerCalibrator``, which learns from it: the one place where both are applied, for
-    /// the filter and for the calibrated outputs that ``DeviceMotionProcessor`` reports.
+    /// the filter and for the calibrated outputs that ``DeviceMotionProcessor`` reports. NaN,
+    /// infinite and zero readings pass through the calibrations as arithmetic makes them (the
+    /// online calibrator passes such a magnetometer reading unchanged and does not learn from it);
+    /// the filter's step then treats them as its documentation says.
     @inlinable @inline(__always)
     public mutating func calibrate(
         gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
