@@ -37,6 +37,30 @@ enum CalibrationFile {
     /// a wrong file given by mistake (a recording, a disk image) is refused at once.
     static let largestFile = 1 << 20
 
+    /// Why ``contents(of:)`` read nothing.
+    enum ReadFailure: Error {
+        /// The file cannot be opened or read (the system's reason).
+        case unreadable(String)
+        /// The file is larger than ``largestFile``.
+        case tooLarge
+    }
+
+    /// The bytes of a calibration or state file, at most ``largestFile`` of them: a larger file
+    /// is refused before it is read whole. Shared by `--calibration` and
+    /// `--magnetometer-calibration`.
+    static func contents(of path: String) throws(ReadFailure) -> Data {
+        let data: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: largestFile + 1) ?? Data()
+        } catch {
+            throw .unreadable(error.localizedDescription)
+        }
+        guard data.count <= largestFile else { throw .tooLarge }
+        return data
+    }
+
     /// Reads any number of files into one calibration, at most one per sensor: a second file for a
     /// sensor is refused, naming both (one of them would be silently ignored).
     static func read(_ paths: [String]) throws -> SensorCalibration {
@@ -45,13 +69,10 @@ enum CalibrationFile {
         for path in paths {
             let data: Data
             do {
-                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-                defer { try? handle.close() }
-                data = try handle.read(upToCount: largestFile + 1) ?? Data()
-            } catch {
-                throw CommandFailure("\(path): cannot read the calibration file (\(error.localizedDescription))")
-            }
-            guard data.count <= largestFile else {
+                data = try contents(of: path)
+            } catch .unreadable(let reason) {
+                throw CommandFailure("\(path): cannot read the calibration file (\(reason))")
+            } catch .tooLarge {
                 throw CommandFailure("\(path): not a calibration file (larger than \(largestFile) bytes; one is under 2 KB)")
             }
             guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],

@@ -181,7 +181,7 @@ struct FuseCommand: ParsableCommand {
     func fuse<F: AttitudeFilter>(_ filter: F) throws {
         let calibration = try CalibrationFile.read(calibrationFiles)
         let (restored, stateWritable): (OnlineMagnetometerCalibrator<F.Scalar>, Bool) =
-            MagnetometerStateFile.read(noLearnMagnetometer ? nil : magnetometerCalibration)
+            MagnetometerStateFile.read(magnetometerCalibration)  // validate() refuses it with --no-learn-magnetometer
         var stream = FusionStream(
             filter: filter, clock: SampleClock(maximumGap: maximumGap),
             biasEstimator: restBias ? GyroscopeBiasEstimator() : nil, calibration: calibration,

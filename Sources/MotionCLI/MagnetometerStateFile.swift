@@ -12,12 +12,7 @@ enum MagnetometerStateFile {
     static func read<S: FusionScalar>(_ path: String?) -> (OnlineMagnetometerCalibrator<S>, writable: Bool) {
         guard let path, FileManager.default.fileExists(atPath: path) else { return (OnlineMagnetometerCalibrator(), true) }
         do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            let data = try handle.read(upToCount: CalibrationFile.largestFile + 1) ?? Data()
-            guard data.count <= CalibrationFile.largestFile else {
-                throw CommandFailure("larger than \(CalibrationFile.largestFile) bytes; a state is under 20 KB")
-            }
+            let data = try CalibrationFile.contents(of: path)
             return (try JSONDecoder().decode(OnlineMagnetometerCalibrator<S>.self, from: data), true)
         } catch {
             FileHandle.standardError.write(Data(
@@ -51,6 +46,10 @@ enum MagnetometerStateFile {
             DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             return (path.isEmpty ? "" : path + ": ") + context.debugDescription
+        case CalibrationFile.ReadFailure.unreadable(let reason):
+            return "cannot read it: \(reason)"
+        case CalibrationFile.ReadFailure.tooLarge:
+            return "larger than \(CalibrationFile.largestFile) bytes; a state is under 20 KB"
         default:
             return "\(error)"
         }

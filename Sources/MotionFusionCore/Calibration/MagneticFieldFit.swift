@@ -119,10 +119,15 @@ enum MagneticFieldFit {
         guard points.count > parameters else { return .infinity }
         var sum = 0.0
         for p in points {
-            let e = VectorCheck.length(calibration.softIron * (p - calibration.hardIron)) - calibration.fieldStrength
+            let e = surfaceError(of: calibration, p)
             sum += e * e
         }
         return (sum / Double(points.count - parameters)).squareRoot()
+    }
+
+    /// `|S (u − h)| − R`: how far a point is off the calibration's surface, µT.
+    static func surfaceError(of calibration: MagnetometerCalibration, _ p: SIMD3<Double>) -> Double {
+        VectorCheck.length(calibration.softIron * (p - calibration.hardIron)) - calibration.fieldStrength
     }
 
     /// How well the points' directions seen from `centre` cover the sphere: the smallest

@@ -61,6 +61,10 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
     public static var spacingFraction: Double { 0.25 }
     /// How many changes of the kept samples make a new fit.
     public static var changesPerFit: Int { 8 }
+    /// The field strengths of the earth, with a margin, µT (the earth's is 22–67 µT): a fit of
+    /// another strength is not accepted, and before a fit a field of another strength is not the
+    /// earth's (``FusionStream`` withholds it from the filter).
+    @inlinable public static var earthFieldStrengths: ClosedRange<Double> { 15...80 }
     /// The field strength assumed before a fit, µT.
     public static var assumedFieldStrength: Double { 45 }
 
@@ -129,16 +133,23 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
     public mutating func update(_ field: SIMD3<Scalar>) -> SIMD3<Scalar> {
         let d = field - lastCandidate
         if (d * d).sum() >= gate2 { consider(field) }
-        // As apply(_:), written out: a non-mutating call here copied the 3 KB state.
-        guard isCalibrated, VectorCheck.isUsableReading(field) else { return field }
-        let u = field - hard
-        return soft.0 * u.x + soft.1 * u.y + soft.2 * u.z
+        // Not apply(_:): a non-mutating call here copied the 3 KB state.
+        return Self.calibrated(field, isCalibrated: isCalibrated, hard: hard, soft: soft)
     }
 
     /// Applies the calibration in use without learning; a reading that is zero, subnormal or not
     /// finite, or any reading before a calibration, is returned unchanged.
     @inlinable
     public func apply(_ field: SIMD3<Scalar>) -> SIMD3<Scalar> {
+        Self.calibrated(field, isCalibrated: isCalibrated, hard: hard, soft: soft)
+    }
+
+    /// `S · (u − h)`, or `u` itself before a calibration or for an unusable reading.
+    @inlinable @inline(__always)
+    static func calibrated(
+        _ field: SIMD3<Scalar>, isCalibrated: Bool, hard: SIMD3<Scalar>,
+        soft: (SIMD3<Scalar>, SIMD3<Scalar>, SIMD3<Scalar>)
+    ) -> SIMD3<Scalar> {
         guard isCalibrated, VectorCheck.isUsableReading(field) else { return field }
         let u = field - hard
         return soft.0 * u.x + soft.1 * u.y + soft.2 * u.z

@@ -15,7 +15,7 @@ enum OnlineMagnetometerFit {
         @usableFromInline var accuracy: MagneticFieldAccuracy = .uncalibrated
     }
 
-    static let fieldStrengthRange = 15.0...80.0
+    static var fieldStrengthRange: ClosedRange<Double> { OnlineMagnetometerCalibrator<Double>.earthFieldStrengths }
     static let sphereResidualLimit = 0.05
     static let ellipsoidResidualLimit = 0.03
     static let acceptedCoverage = 0.05
@@ -45,8 +45,7 @@ enum OnlineMagnetometerFit {
             var kept = 0
             for i in 0..<points.count {
                 let p = points[i]
-                let e = VectorCheck.length(fitted.softIron * (p - fitted.hardIron)) - fitted.fieldStrength
-                if abs(e) > limit {
+                if abs(MagneticFieldFit.surfaceError(of: fitted, p)) > limit {
                     verdict.outliers |= 1 << UInt64(i)
                 } else {
                     points[kept] = p

@@ -132,13 +132,14 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
 
     /// Whether the filter may see this (calibrated) field: always, except while the online
     /// calibration has accepted nothing yet and the field's strength is not an earth field's
-    /// (15–80 µT; the earth's is 22–67 µT): a raw magnetometer's hard iron of hundreds of µT is
+    /// (``OnlineMagnetometerCalibrator/earthFieldStrengths``, 15–80 µT): a raw magnetometer's hard iron of hundreds of µT is
     /// withheld (the step is 6D) until the calibration has removed it.
     @inlinable
     func filterMayUse(_ field: SIMD3<Scalar>) -> Bool {
         guard learnsMagnetometer, !learner.isCalibrated else { return true }
+        let range = OnlineMagnetometerCalibrator<Scalar>.earthFieldStrengths
         let n2 = (field * field).sum()
-        return n2 >= 225 && n2 <= 6400
+        return n2 >= Scalar(range.lowerBound * range.lowerBound) && n2 <= Scalar(range.upperBound * range.upperBound)
     }
 
     /// The magnetometer's accuracy: the online calibrator's once it has accepted a fit, otherwise
