@@ -53,12 +53,16 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     public var calibration: SensorCalibration
     /// The magnetometer's online calibration (hard and soft iron learned while the device moves),
     /// applied after ``calibration``; nil to use the field as ``calibration`` leaves it. On by
-    /// default. Its state is the calibration a client saves and restores across sessions.
+    /// default. Its state is the calibration a client saves and restores across sessions. Setting
+    /// it tells the filter before its next step that the field's calibration changed
+    /// (``AttitudeFilter/magnetometerCalibrationChanged()``: the default filter forgets the field it
+    /// had learned to expect).
     public var magnetometerCalibrator: OnlineMagnetometerCalibrator<Scalar>? {
         get { learnsMagnetometer ? learner : nil }
         set {
             learnsMagnetometer = newValue != nil
             learner = newValue ?? OnlineMagnetometerCalibrator()
+            calibrationChanged = true
         }
     }
     /// The calibrator, stored unwrapped so that the per-sample path updates it in place (an

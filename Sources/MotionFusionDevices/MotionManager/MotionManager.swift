@@ -157,6 +157,9 @@ public final class MotionManager: @unchecked Sendable {
     private var processor: DeviceMotionProcessor<InertialFrameFilter<Double>>?
     /// What `processor` was made for.
     private var processorRequest: DeviceMotionRequest?
+    /// The online magnetometer calibration while no processor holds it (see
+    /// ``magnetometerCalibrator``).
+    private var learnedCalibrator: OnlineMagnetometerCalibrator<Double>? = OnlineMagnetometerCalibrator()
     private var referenceFrame = AttitudeReferenceFrame.xArbitraryZVertical
     private var defaultDeclination: MagneticDeclination?
     private var showsMovementDisplay = false
@@ -260,6 +263,33 @@ public final class MotionManager: @unchecked Sendable {
     public var showsDeviceMovementDisplay: Bool {
         get { lock.withLock { showsMovementDisplay } }
         set { lock.withLock { showsMovementDisplay = newValue } }
+    }
+
+    /// The magnetometer's online calibration (``OnlineMagnetometerCalibrator``): the state behind
+    /// device motion's ``CalibratedMagneticField`` and its accuracy, which Core Motion keeps for the
+    /// device across sessions. It starts uncalibrated; nil turns the online calibration off (the
+    /// field is then as ``SensorCalibration`` leaves it).
+    ///
+    /// Device motion starts from it and learns into it: while device motion runs (or after its
+    /// source ended) this is the running calibration, the latest; after a stop it is the one the
+    /// service stopped with, and the next start continues from it. To keep a calibration across
+    /// sessions, encode this value when done (it is `Codable`) and set the decoded value before
+    /// the next start; a state that does not decode is refused by the decoder, and the manager
+    /// keeps its own (uncalibrated at first). Setting it while device motion runs replaces the
+    /// running calibration at once, and the filter forgets the field it had learned to expect.
+    public var magnetometerCalibrator: OnlineMagnetometerCalibrator<Double>? {
+        get {
+            lock.withLock {
+                if let processor { return processor.stream.magnetometerCalibrator }
+                return learnedCalibrator
+            }
+        }
+        set {
+            lock.withLock {
+                learnedCalibrator = newValue
+                processor?.stream.magnetometerCalibrator = newValue
+            }
+        }
     }
 
     // MARK: Pull: the latest delivered samples
@@ -399,6 +429,7 @@ public final class MotionManager: @unchecked Sendable {
         // In the same critical section as the service's stop: a start between the two would find
         // the processor running, join it, and lose it to the second (active and silent).
         stop(\.deviceMotionService) {
+            if let processor = $0.processor { $0.learnedCalibrator = processor.stream.magnetometerCalibrator }
             $0.processor = nil
             $0.processorRequest = nil
         }
@@ -533,7 +564,7 @@ public final class MotionManager: @unchecked Sendable {
     /// its request, else fails with ``MotionManagerError/deviceMotionRunning(_:)`` and leaves it as
     /// it is; when none runs, `processor` starts afresh. Sets or clears the start error.
     private func beginDeviceMotion(
-        _ request: DeviceMotionRequest, _ processor: DeviceMotionProcessor<InertialFrameFilter<Double>>
+        _ request: DeviceMotionRequest, _ fresh: DeviceMotionProcessor<InertialFrameFilter<Double>>
     ) throws(MotionManagerError) {
         if let running = runningDeviceMotionRequest {
             guard running == request else {
@@ -542,6 +573,11 @@ public final class MotionManager: @unchecked Sendable {
                 throw error
             }
         } else {
+            // The calibration learned so far carries on (a processor left from a source that ended
+            // still holds the latest).
+            if let processor { learnedCalibrator = processor.stream.magnetometerCalibrator }
+            var processor = fresh
+            processor.stream.magnetometerCalibrator = learnedCalibrator
             self.processor = processor
             processorRequest = request
             referenceFrame = request.referenceFrame
