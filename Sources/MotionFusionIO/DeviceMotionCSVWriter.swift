@@ -5,16 +5,18 @@ import MotionFusionCore
 /// ``finish()``; standard output (`-`), devices and FIFOs are written through.
 ///
 /// Columns: `t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,
-/// gravity_z,user_x,user_y,user_z,heading` — the attitude (device → reference frame, scalar first),
-/// its Core Motion Euler angles in radians, the unbiased rotation rate in rad/s, gravity and user
-/// acceleration in g (Core Motion's signs: (0, 0, −1) lying flat), the heading in degrees (−1 in a
-/// frame without north). Numbers as ``FusionCSVWriter`` writes them; writing a row allocates
-/// nothing.
+/// gravity_z,user_x,user_y,user_z,heading,field_x,field_y,field_z,field_accuracy` — the attitude
+/// (device → reference frame, scalar first), its Core Motion Euler angles in radians, the unbiased
+/// rotation rate in rad/s, gravity and user acceleration in g (Core Motion's signs: (0, 0, −1) lying
+/// flat), the heading in degrees (−1 in a frame without north), and the calibrated magnetic field in
+/// µT with its accuracy (``CalibratedMagneticField``: `uncalibrated`, `low`, `medium` or `high`; a
+/// zero field and `uncalibrated` without a magnetometer sample). Numbers as ``FusionCSVWriter``
+/// writes them; writing a row allocates nothing.
 public final class DeviceMotionCSVWriter {
     /// The header line, without newline.
     public static let header =
         "t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,"
-        + "user_x,user_y,user_z,heading"
+        + "user_x,user_y,user_z,heading,field_x,field_y,field_z,field_accuracy"
 
     /// Where the rows go.
     public var file: OutputFile { sink.file }
@@ -44,6 +46,9 @@ public final class DeviceMotionCSVWriter {
         line.fields(motion.gravity)
         line.fields(motion.userAcceleration)
         line.field(motion.heading)
+        line.fields(motion.magneticField.field)
+        line.append(UInt8(ascii: ","))
+        line.write(motion.magneticField.accuracy.rawValue)
         line.append(UInt8(ascii: "\n"))
         sink.buffer = line
         sink.rowWritten()

@@ -22,7 +22,10 @@ struct DeviceMotionCSVWriterTests {
             if !(q.lengthSquared.isFinite && q.lengthSquared > 1e-300) { q = Quaternion(w: 0.5, x: -0.5, y: 0.5, z: 0.5) }
             return DeviceMotion(
                 timestamp: value(), attitude: try! Attitude(quaternion: q), rotationRate: vector(), gravity: vector(),
-                userAcceleration: vector(), magneticField: .noSample, heading: value())
+                userAcceleration: vector(),
+                magneticField: CalibratedMagneticField(
+                    field: vector(), accuracy: MagneticFieldAccuracy.allCases[Int(random.next() % 4)]),
+                heading: value())
         }
     }
 
@@ -40,7 +43,8 @@ struct DeviceMotionCSVWriterTests {
             let e = m.attitude.eulerAngles.angles
             let numbers = [m.timestamp, q.w, q.x, q.y, q.z, e[2], e[1], e[0]]
                 + [m.rotationRate, m.gravity, m.userAcceleration].flatMap { [$0.x, $0.y, $0.z] } + [m.heading]
-            expected += numbers.map(text).joined(separator: ",") + "\n"
+                + [m.magneticField.field.x, m.magneticField.field.y, m.magneticField.field.z]
+            expected += numbers.map(text).joined(separator: ",") + ",\(m.magneticField.accuracy.rawValue)\n"
         }
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written.utf8.count > 2 * 256 * 1024)

@@ -55,7 +55,7 @@ struct DeviceMotionCommandTests {
         ).declinationDegrees
         var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(
             referenceFrame: .xTrueNorthZVertical, declinationDegrees: declination)
-        var expected = "t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading\n"
+        var expected = "t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x,rotation_y,rotation_z,gravity_x,gravity_y,gravity_z,user_x,user_y,user_z,heading,field_x,field_y,field_z,field_accuracy\n"
         let reader = try IMUCSVReader(path: input)
         while let r = try reader.next() {
             let m = processor.update(
@@ -64,7 +64,9 @@ struct DeviceMotionCommandTests {
             let e = m.attitude.eulerAngles.angles
             let (w, g, u) = (m.rotationRate, m.gravity, m.userAcceleration)
             expected += "\(r.timestamp),\(q.w),\(q.x),\(q.y),\(q.z),\(e[2]),\(e[1]),\(e[0]),"
-            expected += "\(w.x),\(w.y),\(w.z),\(g.x),\(g.y),\(g.z),\(u.x),\(u.y),\(u.z),\(m.heading)\n"
+            let f = m.magneticField.field
+            expected += "\(w.x),\(w.y),\(w.z),\(g.x),\(g.y),\(g.z),\(u.x),\(u.y),\(u.z),\(m.heading),"
+            expected += "\(f.x),\(f.y),\(f.z),\(m.magneticField.accuracy.rawValue)\n"
         }
         let written = try String(contentsOfFile: output, encoding: .utf8)
         #expect(written.utf8.count > 600_000)

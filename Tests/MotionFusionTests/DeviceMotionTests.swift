@@ -119,9 +119,12 @@ struct DeviceMotionTests {
         try FuseCommandTests.run(["device-motion", input, "-o", out, "--calibration", calibration, "--reference-frame", "xMagneticNorthZVertical"])
         let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
         #expect(rows[0].hasPrefix("t,qw,qx,qy,qz,roll,pitch,yaw,rotation_x"))
-        let last = rows.last!.split(separator: ",").map { Double($0)! }
+        let fields = rows.last!.split(separator: ",")
+        let last = fields.dropLast().map { Double($0)! }
         #expect(abs(last[8]) < 1e-12)  // the calibrated gyroscope bias is gone from the rotation rate
         #expect(abs(last[13] + 1) < 1e-9)  // gravity z = −1 g lying flat
+        // One direction of the field teaches the online calibration nothing: the field as read.
+        #expect(Array(last[18...]) == [30, 0, -45] && fields.last == "uncalibrated", "\(fields)")
         #expect(throws: (any Error).self) {
             try FuseCommandTests.run(["device-motion", input, "-o", out, "--reference-frame", "xTrueNorthZVertical"])
         }

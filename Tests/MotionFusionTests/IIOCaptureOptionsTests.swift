@@ -76,7 +76,9 @@ struct IIOCaptureOptionsTests {
             let e = m.attitude.eulerAngles.angles
             let (w, g, u) = (m.rotationRate, m.gravity, m.userAcceleration)
             expected += "\(m.timestamp),\(q.w),\(q.x),\(q.y),\(q.z),\(e[2]),\(e[1]),\(e[0]),"
-            expected += "\(w.x),\(w.y),\(w.z),\(g.x),\(g.y),\(g.z),\(u.x),\(u.y),\(u.z),\(m.heading)\n"
+            let f = m.magneticField.field
+            expected += "\(w.x),\(w.y),\(w.z),\(g.x),\(g.y),\(g.z),\(u.x),\(u.y),\(u.z),\(m.heading),"
+            expected += "\(f.x),\(f.y),\(f.z),\(m.magneticField.accuracy.rawValue)\n"
         }
         let written = try String(contentsOfFile: output, encoding: .utf8)
         #expect(written.split(separator: "\n").count == 1144)
