@@ -11,6 +11,9 @@ with the pins of ``scripts/requirements/plot.txt``):
         --imu RAW.csv --truth TRUTH.csv -o bias.png                # several estimates, the truth's bias
                                                                    # and the heading error over time
     scripts/plot magnetometer RAW.csv CALIBRATION.json -o mag.png  # before / after calibration
+    scripts/plot magnetometer RAW.csv -o mag.png [-- OPTIONS]      # the online calibration: motion
+                                                                   # device-motion's calibrated field
+                                                                   # and its accuracy over time
     scripts/plot events RECORDING.csv EVENTS.csv -o events.png     # events over the accelerometer
     scripts/plot fuse RECORDING.csv -o out.png [-- FUSE OPTIONS]   # one step: motion fuse, then the
                                                                    # attitude and error plots against
@@ -20,7 +23,10 @@ ESTIMATE / FUSED: `motion fuse` output (t,qw,qx,qy,qz,bias_x..,flags). TRUTH: an
 t,qw,qx,qy,qz (scalar first, sensor -> the same earth frame) and optionally `movement` (1 = scored,
 shaded in the plots; BROAD trials and `motion simulate` output work as they are). RAW / RECORDING:
 the `motion fuse` input format. CALIBRATION: `motion calibrate magnetometer` JSON. EVENTS:
-`motion events` output. Errors are BROAD's (see scripts/compare_accuracy.py). Any input file may be
+`motion events` output. Without CALIBRATION, `magnetometer` runs `motion device-motion RAW -o …
+--reference-frame xMagneticNorthZVertical` (OPTIONS after -- are passed on, e.g. --calibration) and
+draws the raw and the calibrated field (coloured by accuracy) on their spheres, their strengths over
+time and the accuracy over time. Errors are BROAD's (see scripts/compare_accuracy.py). Any input file may be
 gzipped (NAME.csv.gz), as the tyrex-dev trials are.
 
 bias --imu RAW --truth TRUTH adds the bias the truth implies: gyroscope minus the truth's angular rate
@@ -331,7 +337,108 @@ def plot_bias(args) -> None:
     save(fig, args.output)
 
 
+def motion_binary() -> Path:
+    """The release `motion` CLI, built if it is missing."""
+    import subprocess
+    root = Path(__file__).resolve().parent.parent
+    motion = root / ".build/release/motion"
+    if not motion.is_file():
+        print("building the motion CLI (swift build -c release --product motion) ...", file=sys.stderr)
+        subprocess.run(["swift", "build", "-c", "release", "--product", "motion"], cwd=root, check=True)
+    return motion
+
+
+ACCURACY_LEVELS = ("uncalibrated", "low", "medium", "high")
+ACCURACY_COLORS = {"uncalibrated": "0.6", "low": "tab:red", "medium": "tab:orange", "high": "tab:green"}
+
+
+def raw_field(c: dict, path: str) -> np.ndarray:
+    missing = [k for k in (rc.TIME,) + rc.MAGNETOMETER if k not in c]
+    if missing:
+        sys.exit(f"plot: {path} has no column(s) {', '.join(missing)} (the field in µT, plain names)")
+    return np.column_stack([c[k] for k in rc.MAGNETOMETER])
+
+
+def plot_online_magnetometer(args) -> None:
+    """The online calibration as `motion device-motion` reports it (Core Motion's calibrated field)."""
+    import subprocess
+    import tempfile
+    c = read_csv(args.raw)
+    raw = raw_field(c, args.raw)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = str(Path(tmp) / "device-motion.csv")
+        result = subprocess.run([str(motion_binary()), "device-motion", args.raw, "-o", out,
+                                 "--reference-frame", "xMagneticNorthZVertical", *args.extra_options],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"plot: motion device-motion failed:\n{result.stderr}")
+        dm = read_csv(out)
+    if "field_accuracy" not in dm:
+        sys.exit("plot: motion device-motion wrote no field_accuracy column (an older motion?)")
+    field = np.column_stack([dm["field_x"], dm["field_y"], dm["field_z"]])
+    accuracy = np.array([str(a) for a in dm["field_accuracy"]])
+    seen = np.linalg.norm(field, axis=1) > 0  # rows without a magnetometer reading carry zero
+    t, field, accuracy = dm["t"][seen], field[seen], accuracy[seen]
+    finite = np.all(np.isfinite(raw), axis=1)
+    t_raw, raw = c["t"][finite], raw[finite]
+
+    calibrated = accuracy != "uncalibrated"
+    fig = plt.figure(figsize=(13, 9))
+    grid = fig.add_gridspec(4, 2, height_ratios=[3, 1.1, 1.1, 0.45])
+    step = max(1, len(raw) // 3000)
+    ax = fig.add_subplot(grid[0, 0], projection="3d")
+    ax.scatter(*raw[::step].T, s=1, alpha=0.5, color="tab:blue")
+    ax.set_title("raw field", fontsize=10)
+    ax = fig.add_subplot(grid[0, 1], projection="3d")
+    shown, levels = field[calibrated], accuracy[calibrated]
+    step = max(1, len(shown) // 3000)
+    for level in ACCURACY_LEVELS[1:]:
+        pick = levels[::step] == level
+        if pick.any():
+            ax.scatter(*shown[::step][pick].T, s=1, alpha=0.6, color=ACCURACY_COLORS[level], label=level)
+    if calibrated.any():
+        r = float(np.median(np.linalg.norm(shown, axis=1)))
+        u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 25), np.linspace(0, np.pi, 13))
+        ax.plot_wireframe(r * np.cos(u) * np.sin(v), r * np.sin(u) * np.sin(v), r * np.cos(v),
+                          color="black", lw=0.3, alpha=0.4)
+        ax.set_title(f"calibrated field once accepted (sphere: its median strength, {r:.1f} µT)", fontsize=10)
+        ax.legend(loc="upper left", fontsize=8, markerscale=6)
+    else:
+        ax.set_title("calibrated field: no calibration was accepted", fontsize=10)
+    for a in fig.axes:
+        a.set_box_aspect((1, 1, 1))
+        a.set_xlabel("x, µT")
+        a.set_ylabel("y, µT")
+        a.set_zlabel("z, µT")
+
+    ax = fig.add_subplot(grid[1, :])
+    ax.plot(t_raw, np.linalg.norm(raw, axis=1), color="tab:blue", lw=0.8)
+    ax.set_ylabel("|raw|, µT")
+    ax.grid(alpha=0.3)
+    below = fig.add_subplot(grid[2, :], sharex=ax)
+    strength = np.where(calibrated, np.linalg.norm(field, axis=1), np.nan)
+    below.plot(t, strength, color="black", lw=0.8)
+    below.set_ylabel("|calibrated|, µT")
+    below.grid(alpha=0.3)
+    timeline = fig.add_subplot(grid[3, :], sharex=ax)
+    level = np.array([ACCURACY_LEVELS.index(a) if a in ACCURACY_LEVELS else 0 for a in accuracy])
+    for k, name in enumerate(ACCURACY_LEVELS):
+        timeline.fill_between(t, 0, 1, where=level == k, step="post", color=ACCURACY_COLORS[name],
+                              label=name, linewidth=0)
+    first = np.flatnonzero(level > 0)
+    note = f"; first accepted at {t[first[0]]:.1f} s" if len(first) else "; never accepted"
+    timeline.set_yticks([])
+    timeline.set_xlabel("time, s")
+    timeline.set_ylabel("accuracy", rotation=0, ha="right", va="center")
+    timeline.legend(loc="upper left", bbox_to_anchor=(1.0, 1.3), fontsize=7)
+    fig.suptitle(args.title or f"Online magnetometer calibration: {Path(args.raw).name}{note}")
+    save(fig, args.output)
+
+
 def plot_magnetometer(args) -> None:
+    if args.calibration is None:
+        plot_online_magnetometer(args)
+        return
     c = read_csv(args.raw)
     raw = np.column_stack([c["mx"], c["my"], c["mz"]])
     raw = raw[np.all(np.isfinite(raw), axis=1)]
@@ -385,15 +492,11 @@ def plot_fuse(args) -> None:
     draws the attitude and error plots: OUT with -attitude and -errors before its extension."""
     import subprocess
     import tempfile
-    root = Path(__file__).resolve().parent.parent
-    motion = root / ".build/release/motion"
-    if not motion.is_file():
-        print("building the motion CLI (swift build -c release --product motion) ...", file=sys.stderr)
-        subprocess.run(["swift", "build", "-c", "release", "--product", "motion"], cwd=root, check=True)
+    motion = motion_binary()
     out = Path(args.output)
     with tempfile.TemporaryDirectory() as tmp:
         fused = str(Path(tmp) / "fused.csv")
-        result = subprocess.run([str(motion), "fuse", args.recording, "-o", fused, *args.fuse_options],
+        result = subprocess.run([str(motion), "fuse", args.recording, "-o", fused, *args.extra_options],
                                 capture_output=True, text=True)
         if result.returncode != 0:
             sys.exit(f"plot: motion fuse failed:\n{result.stderr}")
@@ -414,6 +517,9 @@ def main() -> int:
             if name == "bias":
                 p.add_argument(i, nargs="+", help="`motion fuse` output; several draw over each other "
                                                   "(e.g. before and after a change)")
+            elif name == "magnetometer" and i == "calibration":
+                p.add_argument(i, nargs="?", help="`motion calibrate magnetometer` JSON; without it, the "
+                                                  "online calibration of `motion device-motion`")
             else:
                 p.add_argument(i)
         p.add_argument("-o", "--output", required=True, help="the PNG to write")
@@ -433,7 +539,7 @@ def main() -> int:
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
-    args.fuse_options = extra  # `motion fuse` options after --
+    args.extra_options = extra  # `motion fuse` / `motion device-motion` options after --
     {"fuse": plot_fuse, "attitude": plot_attitude, "errors": plot_errors, "bias": plot_bias,
      "magnetometer": plot_magnetometer, "events": plot_events}[args.kind](args)
     return 0
