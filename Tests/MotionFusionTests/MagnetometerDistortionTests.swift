@@ -222,9 +222,10 @@ struct MagnetometerDistortionTests {
             #expect(r.trusted != nil, "\(name): never reached medium accuracy")
             #expect(r.highWithLargeError == 0, "\(name): high accuracy with > 2 µT error on \(r.highWithLargeError) samples")
             if which == 0 {
-                // The default filter after the calibration is trusted: within 8× the clean run's
-                // 9D error and under 12° (118° before online calibration); the 10 % is not met.
-                #expect(r.distorted <= max(8 * r.clean, 4) && r.distorted < 12, "\(name): 9D \(r.distorted)° distorted, \(r.clean)° clean")
+                // The default filter after the calibration is trusted: within 3.5× the clean run's
+                // 9D error and under 6° (118° before online calibration); the 10 % is not met
+                // (CalibratingSensors says why it cannot be on BROAD).
+                #expect(r.distorted <= 3.5 * r.clean && r.distorted < 6, "\(name): 9D \(r.distorted)° distorted, \(r.clean)° clean")
             }
         }
     }

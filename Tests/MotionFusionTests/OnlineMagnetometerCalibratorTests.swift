@@ -268,3 +268,41 @@ struct OnlineMagnetometerStateTests {
         #expect(try String(contentsOfFile: folder["offline.json"], encoding: .utf8) == offline)
     }
 }
+
+extension OnlineMagnetometerCalibratorTests {
+    /// The hard iron's standard error against its independent references: on an even cover of the
+    /// sphere, σ / √(N/3) (the directions' covariance is I/3); on a cap, the spread of the fitted
+    /// centres over many noisy draws (a Monte Carlo estimate that the formula does not enter).
+    @Test func theHardIronStandardErrorIsTheFitsOwnSpread() throws {
+        let h = SIMD3(300.0, -200.0, 500.0)
+        let sphere = Self.distortedSphere(count: 600, strength: 47, hardIron: h, distortion: .identity)
+        let exact = MagnetometerCalibration(hardIron: h, fieldStrength: 47)
+        let even = sphere.withUnsafeBufferPointer { MagneticFieldFit.hardIronUncertainty(of: exact, $0, residual: 0.5) }
+        #expect(abs(even / (0.5 / (600.0 / 3).squareRoot()) - 1) < 0.02, "\(even)")
+
+        // A cap: z in [0.6, 1] (directions within 53° of +z), 40 points, 0.5 µT of noise.
+        let count = 40
+        var predicted = 0.0
+        var centres: [SIMD3<Double>] = []
+        for seed in 1...300 {
+            var random = TestRandom(seed: UInt64(seed))
+            let points: [SIMD3<Double>] = (0..<count).map { k in
+                let z = 0.6 + 0.4 * (Double(k) + 0.5) / Double(count)
+                let phi = Double(k) * 2.399963229728653
+                let r = (1 - z * z).squareRoot()
+                return SIMD3(r * cos(phi), r * sin(phi), z) * 47 + h + random.gaussianVector() * 0.5
+            }
+            let fitted = try #require(points.withUnsafeBufferPointer { MagneticFieldFit.sphere($0) })
+            centres.append(fitted.hardIron)
+            if seed == 1 {
+                predicted = points.withUnsafeBufferPointer { MagneticFieldFit.hardIronUncertainty(of: exact, $0, residual: 0.5) }
+            }
+        }
+        let meanZ = centres.map(\.z).reduce(0, +) / Double(centres.count)
+        let spreadZ = (centres.map { ($0.z - meanZ) * ($0.z - meanZ) }.reduce(0, +) / Double(centres.count - 1)).squareRoot()
+        // The cap's axis is the worst direction: more than the noise itself (about 0.7 µT from
+        // z's spread of 0.4 / √12 over 40 points), twenty times the full sphere's.
+        #expect(predicted > 10 * even && predicted > 0.5, "\(predicted)")
+        #expect(abs(spreadZ / predicted - 1) < 0.25, "Monte Carlo \(spreadZ) µT, predicted \(predicted) µT")
+    }
+}

@@ -1,11 +1,13 @@
-/// Core Motion's magnetic-field calibration accuracy levels.
+/// Core Motion's magnetic-field calibration accuracy levels. What each level means is measured by
+/// the calibration that reports it: ``MagnetometerCalibration/accuracy`` (an offline fit) and
+/// ``OnlineMagnetometerCalibrator/accuracy`` (the online one) say how.
 public enum MagneticFieldAccuracy: String, Sendable, Hashable, CaseIterable {
     /// No calibration applied.
     case uncalibrated
-    /// Calibrated with a poor fit (relative residual ≥ 3 %).
+    /// Calibrated, with a poor or poorly determined fit.
     case low
-    /// Relative residual between 1 % and 3 %.
+    /// A fit good enough for a heading (see the calibration's rules).
     case medium
-    /// Relative residual below 1 %.
+    /// The best level.
     case high
 }

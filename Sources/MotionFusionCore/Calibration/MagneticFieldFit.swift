@@ -149,6 +149,40 @@ enum MagneticFieldFit {
         return svd.values.z
     }
 
+    /// The hard iron's standard error along its worst-determined direction, µT, for a fit with
+    /// residual `sigma` (µT): `σ / √λ`, λ the smallest eigenvalue of `Σ (d − d̄)(d − d̄)ᵀ` over the
+    /// calibrated directions `d = S (u − h) / |S (u − h)|`. For a sphere this is exact to first
+    /// order: the information of (h, R) is `Σ [d dᵀ, d; dᵀ, 1]`, whose inverse's h block is that
+    /// matrix's inverse (the Schur complement of the strength removes the mean direction). Unlike
+    /// ``coverage(around:_:)``, it knows that directions bunched in a cap leave the hard iron along
+    /// the cap's axis and the field strength confused; for an ellipsoid it leaves out the
+    /// soft iron's share of the uncertainty. Infinite when the directions lie in a plane.
+    static func hardIronUncertainty(
+        of calibration: MagnetometerCalibration, _ points: UnsafeBufferPointer<SIMD3<Double>>, residual sigma: Double
+    ) -> Double {
+        var sum = SIMD3<Double>.zero
+        var c0 = SIMD3<Double>.zero, c1 = SIMD3<Double>.zero, c2 = SIMD3<Double>.zero
+        var n = 0.0
+        for p in points {
+            guard let d = VectorCheck.readingDirection(calibration.softIron * (p - calibration.hardIron)) else { continue }
+            sum += d
+            c0 += d * d.x
+            c1 += d * d.y
+            c2 += d * d.z
+            n += 1
+        }
+        guard n > 3 else { return .infinity }
+        let mean = sum / n
+        // Σ (d − d̄)(d − d̄)ᵀ = Σ d dᵀ − n d̄ d̄ᵀ
+        c0 -= sum * mean.x
+        c1 -= sum * mean.y
+        c2 -= sum * mean.z
+        guard let svd = SingularValueDecomposition3(RotationMatrix(columns: c0, c1, c2)), svd.values.z > 0 else {
+            return .infinity
+        }
+        return sigma / svd.values.z.squareRoot()
+    }
+
     /// The mean of the points and the inverse of their RMS distance from it (1 when they coincide).
     static func centring(_ points: UnsafeBufferPointer<SIMD3<Double>>) -> (SIMD3<Double>, Double) {
         var mean = SIMD3<Double>.zero

@@ -29,6 +29,9 @@ enum OnlineMagnetometerFit {
     static let highCoverage = 0.15
     static let highSamples = 32
     static let mediumResidual = 0.03
+    /// The largest standard error of the hard iron, µT, for `medium` and for `high`.
+    static let mediumHardIronError = 2.0
+    static let highHardIronError = 1.0
 
     /// Fits the points (which it may reorder: inliers first) and judges the fit against `current`.
     @usableFromInline
@@ -104,11 +107,15 @@ enum OnlineMagnetometerFit {
             }
         }
         if let inUse {
-            let relative = MagneticFieldFit.residual(of: inUse, inliers) / inUse.fieldStrength
+            let residual = MagneticFieldFit.residual(of: inUse, inliers)
+            let relative = residual / inUse.fieldStrength
             let coverage = MagneticFieldFit.coverage(around: inUse.hardIron, inliers)
-            if relative <= highResidual && coverage >= highCoverage && inliers.count >= highSamples {
+            let uncertainty = MagneticFieldFit.hardIronUncertainty(of: inUse, inliers, residual: residual)
+            if relative <= highResidual && coverage >= highCoverage && inliers.count >= highSamples
+                && uncertainty <= highHardIronError
+            {
                 verdict.accuracy = .high
-            } else if relative <= mediumResidual && coverage >= acceptedCoverage {
+            } else if relative <= mediumResidual && coverage >= acceptedCoverage && uncertainty <= mediumHardIronError {
                 verdict.accuracy = .medium
             } else {
                 verdict.accuracy = .low
