@@ -101,3 +101,53 @@ public func complementaryRead(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float
 public func complementaryTrace(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ out: UnsafeMutablePointer<Float>) {
     trace(ComplementaryFilter<Float>(), s, n, dt, out)
 }
+
+/// The default filter behind the online magnetometer calibration, as `FusionStream` runs the two
+/// (its clock, in Double, left out): every reading goes through the calibrator, which learns from
+/// it; a field outside the earth's 15–80 µT is withheld from the filter until a fit is accepted,
+/// and a major change of the fit tells the filter.
+struct CalibratedDefault: AttitudeFilter {
+    var filter = InertialFrameFilter<Float>()
+    var calibrator = OnlineMagnetometerCalibrator<Float>()
+
+    var frame: EarthFrame { filter.frame }
+    // Always inlined: an out-of-line getter copies the whole value (the calibrator's 3 KB) per read.
+    @inline(__always) var quaternion: Quaternion<Float> { filter.quaternion }
+    var gyroscopeBias: SIMD3<Float> { filter.gyroscopeBias }
+    var isRestDetected: Bool { filter.isRestDetected }
+    var isInitialized: Bool { filter.isInitialized }
+    mutating func reset(to attitude: Quaternion<Float>) { filter.reset(to: attitude) }
+    mutating func initialize(accelerometer: SIMD3<Float>, magnetometer: SIMD3<Float>?) -> Bool {
+        filter.initialize(accelerometer: accelerometer, magnetometer: magnetometer)
+    }
+
+    @inline(__always)
+    mutating func update(gyroscope: SIMD3<Float>, accelerometer: SIMD3<Float>, magnetometer: SIMD3<Float>?, dt: Float) {
+        var field: SIMD3<Float>?
+        if let raw = magnetometer {
+            let changes = calibrator.majorChanges
+            let m = calibrator.update(raw)
+            if calibrator.majorChanges != changes { filter.magnetometerCalibrationChanged() }
+            let n2 = (m * m).sum()
+            let range = OnlineMagnetometerCalibrator<Float>.earthFieldStrengths
+            let earthLike = n2 >= Float(range.lowerBound * range.lowerBound) && n2 <= Float(range.upperBound * range.upperBound)
+            field = calibrator.calibration != nil || earthLike ? m : nil
+        }
+        filter.update(gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: field, dt: dt)
+    }
+}
+
+@_cdecl("mf_calibrated_run")
+public func calibratedRun(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ q: UnsafeMutablePointer<Float>) {
+    run(CalibratedDefault(), s, n, dt, q)
+}
+
+@_cdecl("mf_calibrated_read")
+public func calibratedRead(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ q: UnsafeMutablePointer<Float>) {
+    read(CalibratedDefault(), s, n, dt, q)
+}
+
+@_cdecl("mf_calibrated_trace")
+public func calibratedTrace(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ out: UnsafeMutablePointer<Float>) {
+    trace(CalibratedDefault(), s, n, dt, out)
+}

@@ -149,6 +149,7 @@ def report(path, cycles_path=None):
         "default": "InertialFrameFilter (default)",
         "madgwick": "MadgwickFilter",
         "complementary": "ComplementaryFilter",
+        "calibrated": "InertialFrameFilter behind OnlineMagnetometerCalibrator",
         "fusion": "x-io Fusion 1.3.3 C AHRS",
         "fusion-nofma": "x-io Fusion 1.3.3, -ffp-contract=off (no FMA, like Swift)",
     }
@@ -177,7 +178,7 @@ def report(path, cycles_path=None):
               f"| {float(u['per_sample']):.1f} | {float(r['per_sample']):.1f} | {cycles_text} |")
     ratios = []
     if ("fusion", "update") in by:
-        for key, goal in (("default", 2.0), ("madgwick", 1.2), ("complementary", None)):
+        for key, goal in (("default", 2.0), ("madgwick", 1.2), ("complementary", None), ("calibrated", None)):
             if (key, "update") not in by:
                 continue
             parts = []
