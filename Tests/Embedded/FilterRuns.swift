@@ -104,9 +104,8 @@ public func complementaryTrace(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Floa
 
 /// The default filter behind the online magnetometer calibration, as `FusionStream` runs the two
 /// (its clock, in Double, left out): every reading goes through the calibrator, which learns from
-/// it; a reading outside the earth's 15–80 µT is withheld from the filter until a fit is accepted,
-/// a `low` fit does not replace a reading within them, and a major change of the fit tells the
-/// filter.
+/// it; a field outside the earth's 15–80 µT is withheld from the filter until a fit is accepted,
+/// and a major change of the fit tells the filter.
 struct CalibratedDefault: AttitudeFilter {
     var filter = InertialFrameFilter<Float>()
     var calibrator = OnlineMagnetometerCalibrator<Float>()
@@ -129,14 +128,10 @@ struct CalibratedDefault: AttitudeFilter {
             let changes = calibrator.majorChanges
             let m = calibrator.update(raw)
             if calibrator.majorChanges != changes { filter.magnetometerCalibrationChanged() }
-            let n2 = (raw * raw).sum()
+            let n2 = (m * m).sum()
             let range = OnlineMagnetometerCalibrator<Float>.earthFieldStrengths
             let earthLike = n2 >= Float(range.lowerBound * range.lowerBound) && n2 <= Float(range.upperBound * range.upperBound)
-            if calibrator.calibration == nil {
-                field = earthLike ? m : nil
-            } else {
-                field = calibrator.accuracy == .low && earthLike ? raw : m
-            }
+            field = calibrator.calibration != nil || earthLike ? m : nil
         }
         filter.update(gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: field, dt: dt)
     }

@@ -306,37 +306,3 @@ extension OnlineMagnetometerCalibratorTests {
         #expect(abs(spreadZ / predicted - 1) < 0.25, "Monte Carlo \(spreadZ) µT, predicted \(predicted) µT")
     }
 }
-
-extension OnlineMagnetometerStateTests {
-    /// Which field the filter sees: a `low` fit does not replace a reading that already has an
-    /// earth field's strength; a reading of hundreds of µT gets the fit at any level; `medium`
-    /// replaces both. The expected fields are the reading itself or `S (u − h)` of the state's own
-    /// calibration.
-    @Test func aLowFitDoesNotReplaceAnEarthStrengthReading() throws {
-        var learned = OnlineMagnetometerCalibrator<Double>()
-        for p in Self.points { _ = learned.update(p) }
-        let c = try #require(learned.calibration)
-        for (level, earthReadingKept) in [("low", true), ("medium", false)] {
-            var json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(learned)) as? [String: Any])
-            json["accuracy"] = level
-            let state = try JSONDecoder().decode(
-                OnlineMagnetometerCalibrator<Double>.self, from: JSONSerialization.data(withJSONObject: json))
-            #expect(state.accuracy.rawValue == level)
-            var stream = FusionStream(filter: InertialFrameFilter<Double>(), magnetometerCalibrator: state)
-            let earthStrength = SIMD3(30.0, -5.0, -40.0)  // 50 µT as read: the sensor looks calibrated
-            let raw = SIMD3(150.0, -60.0, 320.0)  // 360 µT as read: it is not
-            for reading in [earthStrength, raw] {
-                let calibrated = try #require(stream.calibrate(gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: reading).magnetometer)
-                #expect(VectorCheck.length(calibrated - c.softIron * (reading - c.hardIron)) < 1e-9)
-                let seen = try #require(stream.filterField(calibrated))
-                let expected = reading == earthStrength && earthReadingKept ? reading : calibrated
-                #expect(seen == expected, "\(level), reading \(reading): the filter sees \(seen)")
-            }
-        }
-        let off = FusionStream(filter: InertialFrameFilter<Double>(), magnetometerCalibrator: nil)
-        #expect(off.filterField(SIMD3(150, -60, 320)) == SIMD3(150, -60, 320))
-        var fresh = FusionStream(filter: InertialFrameFilter<Double>())
-        let raw = try #require(fresh.calibrate(gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: SIMD3(150, -60, 320)).magnetometer)
-        #expect(fresh.filterField(raw) == nil, "an uncalibrated 360 µT field is withheld")
-    }
-}
