@@ -439,6 +439,8 @@ def plot_magnetometer(args) -> None:
     if args.calibration is None:
         plot_online_magnetometer(args)
         return
+    if args.extra_options:
+        sys.exit("plot: options after -- are for motion device-motion, which a CALIBRATION file replaces")
     c = read_csv(args.raw)
     raw = np.column_stack([c["mx"], c["my"], c["mz"]])
     raw = raw[np.all(np.isfinite(raw), axis=1)]

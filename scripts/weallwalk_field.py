@@ -10,8 +10,8 @@ hard iron, walks through two UC Santa Cruz buildings):
   - online: `motion device-motion`'s calibrated field and accuracy (the online calibration as the
     library runs it): the share of rows with an accepted calibration;
 and for each, the share of samples whose calibrated field strength lies within 15 % of the World
-Magnetic Model's total intensity at the site (`motion declination`, WMM2025 at 2025.0; the walks are
-from 2016, when the model's value there differed by well under 1 %).
+Magnetic Model's total intensity at the site (`motion declination`, WMM2025 at 2025.0: 47.14 µT; the
+walks are from 2016, when WMM2015 gave about 48.0 µT there, 1.8 % more: small beside the 15 % band).
 """
 
 import argparse

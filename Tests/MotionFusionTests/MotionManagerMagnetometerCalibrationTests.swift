@@ -73,5 +73,13 @@ struct MotionManagerMagnetometerCalibrationTests {
         manager.stopDeviceMotionUpdates()
         #expect(manager.magnetometerCalibrator?.calibration == learned)
         #expect(VectorCheck.length(learned.hardIron - Self.hardIron) < 1)
+        // A new start (a fresh processor) begins from what was learned.
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
+        #expect(manager.magnetometerCalibrator?.calibration == learned)
+        // Set while device motion is there: the running calibration is replaced at once.
+        manager.magnetometerCalibrator = OnlineMagnetometerCalibrator()
+        #expect(manager.magnetometerCalibrator?.calibration == nil)
+        manager.magnetometerCalibrator = nil
+        #expect(manager.magnetometerCalibrator == nil)
     }
 }

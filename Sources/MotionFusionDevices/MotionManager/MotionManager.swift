@@ -58,7 +58,7 @@ public final class MotionManager: @unchecked Sendable {
     //   `processorRequest`, `recordingFailureHandler`, `recordingFailure`, `running`,
     //   `workerAlive`, `ended`, `samples`, `lastAccelerometerReading`, `lastMagnetometerReading`,
     //   `sourceError`, `startError`, `referenceFrame`,
-    //   `defaultDeclination`, `showsMovementDisplay`) is read and written only inside
+    //   `defaultDeclination`, `showsMovementDisplay`, `learnedCalibrator`) is read and written only inside
     //   `lock.withLock { }`.
     // - The `let`s are immutable after `init`; `lock` and `finished` are thread-safe by design, and
     //   so is `MainQueueDelivery` (its own lock, never held while it calls out).
@@ -258,8 +258,9 @@ public final class MotionManager: @unchecked Sendable {
     }
 
     /// Core Motion's `showsDeviceMovementDisplay`, kept so that code setting it compiles. It has no
-    /// effect: there is no system calibration display here (calibrate the magnetometer with
-    /// ``SensorCalibration`` and `motion calibrate`).
+    /// effect: there is no system calibration display here (the magnetometer is calibrated online
+    /// while the device moves, ``magnetometerCalibrator``, or offline with ``SensorCalibration`` and
+    /// `motion calibrate`).
     public var showsDeviceMovementDisplay: Bool {
         get { lock.withLock { showsMovementDisplay } }
         set { lock.withLock { showsMovementDisplay = newValue } }
