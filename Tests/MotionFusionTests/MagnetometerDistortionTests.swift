@@ -111,9 +111,19 @@ struct MagnetometerDistortionTests {
     /// Fuses a trial clean and distorted with `filter`; the 9D scores (BROAD's total RMSE) over the
     /// scored samples after convergence (all of them without it).
     static func run<F: AttitudeFilter<Double>>(_ name: String, seed: UInt64, filter: F) throws -> TrialResult {
-        let trial = try BroadData.recording(name)
+        try run(name, trial: BroadData.recording(name), seed: seed, filter: filter) { estimates, scored in
+            OrientationErrors.summary(estimates: estimates, references: scored.truth!, scored: scored.scored!).total
+        }
+    }
+
+    /// ``run(_:seed:filter:)`` on any recording with truth; `score` gives the 9D error of estimates
+    /// over the samples the recording it is handed marks as scored (those after `medium`).
+    static func run<F: AttitudeFilter<Double>>(
+        _ name: String, trial: IMURecording, seed: UInt64, filter: F,
+        own: OwnDistortion? = nil, score: ([Quaternion<Double>], IMURecording) -> Double
+    ) throws -> TrialResult {
         let distortion = Distortion(seed: seed)
-        let own = try ownDistortion(trial)
+        let own = try own ?? ownDistortion(trial)
         let field = try #require(trial.magnetometer)
         var clean = FusionStream(filter: filter)
         var distorted = FusionStream(filter: filter)
@@ -154,11 +164,11 @@ struct MagnetometerDistortionTests {
             }
         }
         let from = trusted ?? trial.count
-        var scored = trial.scored ?? [Bool](repeating: true, count: trial.count)
-        for k in 0..<from { scored[k] = false }
-        let truth = trial.truth!
-        let cleanScore = OrientationErrors.summary(estimates: cleanQ, references: truth, scored: scored)
-        let distortedScore = OrientationErrors.summary(estimates: distortedQ, references: truth, scored: scored)
+        var after = trial
+        after.scored = trial.scored ?? [Bool](repeating: true, count: trial.count)
+        for k in 0..<from { after.scored![k] = false }
+        let cleanScore = from < trial.count ? score(cleanQ, after) : .nan
+        let distortedScore = from < trial.count ? score(distortedQ, after) : .nan
         let learner = distorted.magnetometerCalibrator!
         return TrialResult(
             name: name,
@@ -166,7 +176,7 @@ struct MagnetometerDistortionTests {
             trusted: trusted.map { (trial.timestamps[$0] - trial.timestamps[0], turnedAt[$0] * 180 / .pi) },
             final: learner.calibration.map { errors($0, distortion, own: own) }, worstAfter: worstAfter,
             accuracy: learner.accuracy,
-            clean: cleanScore.total, distorted: distortedScore.total,
+            clean: cleanScore, distorted: distortedScore,
             highWithLargeError: highWithLargeError,
             curve: curve.map { (time: $0.0, hard: $0.1, soft: $0.2, accuracy: $0.3, samples: $0.4) })
     }
@@ -227,6 +237,57 @@ struct MagnetometerDistortionTests {
                 // (CalibratingSensors says why it cannot be on BROAD).
                 #expect(r.distorted <= 3.5 * r.clean && r.distorted < 6, "\(name): 9D \(r.distorted)° distorted, \(r.clean)° clean")
             }
+        }
+    }
+}
+
+/// The same on the phone trials without disturbance (tyrex-dev): a phone's own magnetometer,
+/// calibrated by the phone, given the same kind of synthetic distortion. Scored as
+/// score_tyrex.py scores 9D (the constant heading offset removed), after `medium`.
+@Suite(
+    "Online magnetometer calibration on distorted phone trials",
+    .enabled(if: TyrexData.required, "tyrex-dev data not found at ../shared/reference-data/tyrex-dev"))
+struct PhoneMagnetometerDistortionTests {
+    /// The phone's own calibration error: the offline ellipsoid fit (LAPACK, ``EllipsoidFit``) of
+    /// the whole undistorted trial. The phones' optical truth does not serve as it does on BROAD:
+    /// fits of `R_k (A m_k − c) = B` against it put hard irons of tens of µT on fields that the
+    /// phone had calibrated to a sphere within 2 %.
+    static func ownDistortion(_ trial: IMURecording) throws -> MagnetometerDistortionTests.OwnDistortion {
+        let field = trial.magnetometer!.filter { VectorCheck.isFinite($0) }
+        // An ellipsoid where the trial's directions determine one, else a sphere, else none.
+        let c = (try? EllipsoidFit.magnetometer(field, model: .automatic).calibration)
+            ?? (try? EllipsoidFit.magnetometer(field, model: .sphere).calibration)
+            ?? MagnetometerCalibration(fieldStrength: 45)
+        let inverse = try #require(Matrix3<Double>(columns: c.softIron.column0, c.softIron.column1, c.softIron.column2).inverse)
+        return .init(hardIron: c.hardIron, inverse: RotationMatrix(columns: inverse.c0, inverse.c1, inverse.c2))
+    }
+
+    @Test func theDefaultFilterFindsTheDistortionOnThePhones() throws {
+        let trials = try TyrexData.references().map(\.trial).filter { $0.contains("_NoDist_") }
+        let results: [MagnetometerDistortionTests.TrialResult] = try concurrentMap(trials.count) { i in
+            let trial = try TyrexData.recording(trials[i])
+            return try MagnetometerDistortionTests.run(
+                trials[i], trial: trial, seed: UInt64(200 + i), filter: InertialFrameFilter<Double>(),
+                own: Self.ownDistortion(trial)
+            ) { estimates, scored in TyrexData.score(estimates, scored, nineD: true) }
+        }
+        print(MagnetometerDistortionTests.report(results, label: "phones, default filter"))
+        // The phones' recordings are one to two minutes long and many barely turn: what holds on
+        // the 24 is asserted (the closing note of issue 37 has the table). The reference's own
+        // hard iron, from an offline fit of a field that turned as little, is good to 1–2 µT.
+        let trusted = results.filter { $0.trusted != nil }
+        #expect(trusted.count >= 10, "medium on \(trusted.count) of \(results.count)")
+        for r in results {
+            guard let final = r.final else { continue }
+            if r.accuracy == .medium || r.accuracy == .high {
+                #expect(final.hard <= 5, "\(r.name): \(r.accuracy) with the hard iron \(final.hard) µT off")
+            }
+            if r.accuracy == .high {
+                #expect(final.hard <= 3.5, "\(r.name): high with the hard iron \(final.hard) µT off")
+            }
+        }
+        for r in trusted {
+            #expect(r.distorted <= 4 * r.clean, "\(r.name): 9D \(r.distorted)° distorted, \(r.clean)° clean")
         }
     }
 }
