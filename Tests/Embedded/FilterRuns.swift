@@ -128,9 +128,7 @@ struct CalibratedDefault: AttitudeFilter {
             let changes = calibrator.majorChanges
             let m = calibrator.update(raw)
             if calibrator.majorChanges != changes { filter.magnetometerCalibrationChanged() }
-            let n2 = (m * m).sum()
-            let range = OnlineMagnetometerCalibrator<Float>.earthFieldStrengths
-            let earthLike = n2 >= Float(range.lowerBound * range.lowerBound) && n2 <= Float(range.upperBound * range.upperBound)
+            let earthLike = OnlineMagnetometerCalibrator<Float>.hasEarthFieldStrength(m)
             field = calibrator.calibration != nil || earthLike ? m : nil
         }
         filter.update(gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: field, dt: dt)

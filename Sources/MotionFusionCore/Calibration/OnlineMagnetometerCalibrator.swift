@@ -71,6 +71,13 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
     /// another strength is not accepted, and before a fit a field of another strength is not the
     /// earth's (``FusionStream`` withholds it from the filter).
     @inlinable public static var earthFieldStrengths: ClosedRange<Double> { 15...80 }
+    /// Whether `field`'s strength is within ``earthFieldStrengths`` (compared squared: no root).
+    @inlinable
+    public static func hasEarthFieldStrength(_ field: SIMD3<Scalar>) -> Bool {
+        let range = earthFieldStrengths
+        let n2 = (field * field).sum()
+        return n2 >= Scalar(range.lowerBound * range.lowerBound) && n2 <= Scalar(range.upperBound * range.upperBound)
+    }
     /// The field strength assumed before a fit, µT.
     public static var assumedFieldStrength: Double { 45 }
 

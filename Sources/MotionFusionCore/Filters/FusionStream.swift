@@ -141,9 +141,7 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     @inlinable
     func filterMayUse(_ field: SIMD3<Scalar>) -> Bool {
         guard learnsMagnetometer, !learner.isCalibrated else { return true }
-        let range = OnlineMagnetometerCalibrator<Scalar>.earthFieldStrengths
-        let n2 = (field * field).sum()
-        return n2 >= Scalar(range.lowerBound * range.lowerBound) && n2 <= Scalar(range.upperBound * range.upperBound)
+        return OnlineMagnetometerCalibrator<Scalar>.hasEarthFieldStrength(field)
     }
 
     /// The magnetometer's accuracy: the online calibrator's once it has accepted a fit, otherwise
