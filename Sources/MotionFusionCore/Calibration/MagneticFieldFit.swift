@@ -13,12 +13,6 @@ import RealModule
 /// the three axes is not observable from the shape of the field alone.
 @usableFromInline
 enum MagneticFieldFit {
-    /// The fitted model.
-    @usableFromInline
-    enum Model: UInt8, Sendable {
-        case sphere = 1, ellipsoid = 2
-    }
-
     /// The sphere `|u − h| = r` by the algebraic fit `|y|² = 2 c·y + k` (Kåsa) on the points
     /// centred on their mean and scaled to unit RMS distance: nil for fewer than 4 points, points in
     /// one plane or on a line (a singular system), or a radius that is not a positive finite number.
@@ -43,9 +37,8 @@ enum MagneticFieldFit {
             let c = SIMD3(rhs[0], rhs[1], rhs[2])
             let r2 = rhs[3] + (c * c).sum()
             guard r2 > 0, r2.isFinite else { return nil }
-            let calibration = MagnetometerCalibration(
+            return MagnetometerCalibration(
                 hardIron: mean + c / scale, softIron: .identity, fieldStrength: r2.squareRoot() / scale)
-            return calibration
         }
     }
 
@@ -134,16 +127,9 @@ enum MagneticFieldFit {
     /// eigenvalue of their scatter `mean(d dᵀ)` (1/3 for an even cover of the whole sphere, about
     /// 0.06 for a band ±25° wide around a great circle, 0 for a circle or a point).
     static func coverage(around centre: SIMD3<Double>, _ points: UnsafeBufferPointer<SIMD3<Double>>) -> Double {
-        var c0 = SIMD3<Double>.zero, c1 = SIMD3<Double>.zero, c2 = SIMD3<Double>.zero
-        var n = 0.0
-        for p in points {
-            guard let d = VectorCheck.readingDirection(p - centre) else { continue }
-            c0 += d * d.x
-            c1 += d * d.y
-            c2 += d * d.z
-            n += 1
-        }
-        guard n > 0, let svd = SingularValueDecomposition3(RotationMatrix(columns: c0 / n, c1 / n, c2 / n)) else {
+        let s = directionScatter(points) { $0 - centre }
+        let n = s.count
+        guard n > 0, let svd = SingularValueDecomposition3(RotationMatrix(columns: s.c0 / n, s.c1 / n, s.c2 / n)) else {
             return 0
         }
         return svd.values.z
@@ -160,27 +146,35 @@ enum MagneticFieldFit {
     static func hardIronUncertainty(
         of calibration: MagnetometerCalibration, _ points: UnsafeBufferPointer<SIMD3<Double>>, residual sigma: Double
     ) -> Double {
+        let s = directionScatter(points) { calibration.softIron * ($0 - calibration.hardIron) }
+        guard s.count > 3 else { return .infinity }
+        let mean = s.sum / s.count
+        // Σ (d − d̄)(d − d̄)ᵀ = Σ d dᵀ − n d̄ d̄ᵀ
+        let c0 = s.c0 - s.sum * mean.x, c1 = s.c1 - s.sum * mean.y, c2 = s.c2 - s.sum * mean.z
+        guard let svd = SingularValueDecomposition3(RotationMatrix(columns: c0, c1, c2)), svd.values.z > 0 else {
+            return .infinity
+        }
+        return sigma / svd.values.z.squareRoot()
+    }
+
+    /// `Σ d`, the columns of `Σ d dᵀ` and the count, over the unit directions `d` of
+    /// `vector(p)` for the points whose vector has one (not zero, subnormal or non-finite): the
+    /// scatter both ``coverage(around:_:)`` and ``hardIronUncertainty(of:_:residual:)`` measure.
+    static func directionScatter(
+        _ points: UnsafeBufferPointer<SIMD3<Double>>, _ vector: (SIMD3<Double>) -> SIMD3<Double>
+    ) -> (sum: SIMD3<Double>, c0: SIMD3<Double>, c1: SIMD3<Double>, c2: SIMD3<Double>, count: Double) {
         var sum = SIMD3<Double>.zero
         var c0 = SIMD3<Double>.zero, c1 = SIMD3<Double>.zero, c2 = SIMD3<Double>.zero
         var n = 0.0
         for p in points {
-            guard let d = VectorCheck.readingDirection(calibration.softIron * (p - calibration.hardIron)) else { continue }
+            guard let d = VectorCheck.readingDirection(vector(p)) else { continue }
             sum += d
             c0 += d * d.x
             c1 += d * d.y
             c2 += d * d.z
             n += 1
         }
-        guard n > 3 else { return .infinity }
-        let mean = sum / n
-        // Σ (d − d̄)(d − d̄)ᵀ = Σ d dᵀ − n d̄ d̄ᵀ
-        c0 -= sum * mean.x
-        c1 -= sum * mean.y
-        c2 -= sum * mean.z
-        guard let svd = SingularValueDecomposition3(RotationMatrix(columns: c0, c1, c2)), svd.values.z > 0 else {
-            return .infinity
-        }
-        return sigma / svd.values.z.squareRoot()
+        return (sum, c0, c1, c2, n)
     }
 
     /// The mean of the points and the inverse of their RMS distance from it (1 when they coincide).

@@ -88,19 +88,19 @@ enum OnlineMagnetometerFit {
         if !learns { candidate = nil }
         if let (fitted, ellipsoid) = candidate {
             let parameters = ellipsoid ? 9 : 4
+            let residual = MagneticFieldFit.residual(of: fitted, inliers, parameters: parameters)
             var better = acceptable(
-                fitted, inliers, parameters: parameters, limit: ellipsoid ? ellipsoidResidualLimit : sphereResidualLimit)
+                fitted, inliers, residual: residual, limit: ellipsoid ? ellipsoidResidualLimit : sphereResidualLimit)
             if better, let reference {
                 // Better on these samples, and by more than the field's own unevenness: a change
                 // of calibration smaller than twice the fit's residual is within what a field that
                 // varies from place to place (a lab's 1–2 µT) makes of any fit.
-                let residual = MagneticFieldFit.residual(of: fitted, inliers, parameters: parameters)
                 better = residual < improvement * MagneticFieldFit.residual(of: reference, inliers, parameters: referenceParameters)
                     && largestChange(from: reference, to: fitted) > significance * residual
             }
             if better {
                 var adopted = fitted
-                adopted.residual = MagneticFieldFit.residual(of: fitted, inliers, parameters: parameters)
+                adopted.residual = residual
                 verdict.adopted = adopted
                 verdict.adoptedHasSoftIron = ellipsoid
                 inUse = adopted
@@ -153,13 +153,13 @@ enum OnlineMagnetometerFit {
         return calibration
     }
 
-    /// Whether a fit of `parameters` parameters passes the acceptance rules on its own: field
-    /// strength, relative residual (corrected for the parameters) and coverage.
+    /// Whether a fit passes the acceptance rules on its own: field strength, relative residual (its
+    /// `residual` on the points, corrected for its parameters) and coverage.
     static func acceptable(
-        _ c: MagnetometerCalibration, _ points: UnsafeBufferPointer<SIMD3<Double>>, parameters: Int, limit: Double
+        _ c: MagnetometerCalibration, _ points: UnsafeBufferPointer<SIMD3<Double>>, residual: Double, limit: Double
     ) -> Bool {
         fieldStrengthRange.contains(c.fieldStrength)
-            && MagneticFieldFit.residual(of: c, points, parameters: parameters) <= limit * c.fieldStrength
+            && residual <= limit * c.fieldStrength
             && MagneticFieldFit.coverage(around: c.hardIron, points) >= acceptedCoverage
     }
 
