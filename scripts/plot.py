@@ -441,8 +441,7 @@ def plot_magnetometer(args) -> None:
         return
     if args.extra_options:
         sys.exit("plot: options after -- are for motion device-motion, which a CALIBRATION file replaces")
-    c = read_csv(args.raw)
-    raw = np.column_stack([c["mx"], c["my"], c["mz"]])
+    raw = raw_field(read_csv(args.raw), args.raw)
     raw = raw[np.all(np.isfinite(raw), axis=1)]
     cal = json.loads(Path(args.calibration).read_text())
     hard = np.array(cal["hardIron"])
