@@ -11,7 +11,9 @@ import MotionFusionCore
 /// refused.
 ///
 /// Every row is one reading; each of its four cells must be a number (`nan` is one: such a
-/// reading is passed on as it is). Rows are returned in file order: the reader neither sorts nor
+/// reading is passed on as it is). With `emptyAxesAreNaN`, empty axis cells read as NaN instead of
+/// being an error (a column of a multi-rate recording, where a row may hold another sensor's
+/// reading only). Rows are returned in file order: the reader neither sorts nor
 /// checks the timestamps. Errors are ``CSVError`` values naming line and column.
 public final class SensorCSVReader {
     /// The sensor the file holds.
@@ -27,6 +29,8 @@ public final class SensorCSVReader {
     private let columns: [Int]
     private let scale: Double
     private var values: [Double] = []
+    /// The columns that may be empty (the axes, with `emptyAxesAreNaN`).
+    private let optional: Set<Int>
 
     /// Opens one sensor's file and checks its header.
     ///
@@ -38,13 +42,16 @@ public final class SensorCSVReader {
     ///   - gyroscopeUnit: for a gyroscope file, the axes' unit; nil for the header's, else rad/s.
     ///   - accelerometerUnit: for an accelerometer file; nil for the header's, else m/s².
     ///   - magnetometerUnit: for a magnetometer file; nil for the header's, else µT.
+    ///   - emptyAxesAreNaN: true reads an empty axis cell as NaN (a row without this sensor's
+    ///     reading in a multi-rate recording); false (the default) refuses it.
     /// - Throws: ``CSVError`` for an unreadable or empty file, a missing `t` or axis column (named
     ///   `x`, `y` or `z` when the file has none of the sensor's own names, else the missing one of
     ///   those), a duplicated one, or a header unit that is unknown, differs between the axes, or
     ///   contradicts the unit given.
     public init(
         path: String, sensor: SensorReading.Sensor, timeUnit: TimeUnit? = nil, gyroscopeUnit: GyroscopeUnit? = nil,
-        accelerometerUnit: AccelerometerUnit? = nil, magnetometerUnit: MagnetometerUnit? = nil
+        accelerometerUnit: AccelerometerUnit? = nil, magnetometerUnit: MagnetometerUnit? = nil,
+        emptyAxesAreNaN: Bool = false
     ) throws(CSVError) {
         let csv = try CSVReader(path: path)
         let time = try csv.requiredColumn(named: RecordingColumns.time)
@@ -79,6 +86,7 @@ public final class SensorCSVReader {
         self.sensor = sensor
         self.csv = csv
         columns = [time] + axes
+        optional = emptyAxesAreNaN ? Set(axes) : []
     }
 
     /// The first axis column (0-based), for messages.
@@ -88,7 +96,7 @@ public final class SensorCSVReader {
     ///
     /// - Throws: ``CSVError`` naming the line and column of a malformed row.
     public func next() throws(CSVError) -> SensorReading? {
-        guard try csv.nextRow(columns: columns, into: &values) else { return nil }
+        guard try csv.nextRow(columns: columns, into: &values, optional: optional) else { return nil }
         return SensorReading(
             sensor: sensor, timestamp: timeUnit.seconds(values[0]),
             value: SIMD3(values[1], values[2], values[3]) * scale)

@@ -1,0 +1,67 @@
+import MotionFusion
+
+/// The accelerometer readings of a recording, for the commands that need nothing else
+/// (`motion steps`): its `t,ax,ay,az` columns (or a `t,x,y,z` accelerometer file), converted to
+/// s and m/s² and checked against their units (``RecordingUnitCheck``) unless `--trust-units`.
+struct AccelerometerReadings {
+    let reader: SensorCSVReader
+    private let path: String
+    private var check: RecordingUnitCheck?
+    private let unitSources: (time: CSVError.UnitSource, accelerometer: CSVError.UnitSource)
+    private let timeColumn: Int
+
+    /// Opens `path`.
+    ///
+    /// - Throws: ``CommandFailure`` naming the file (unreadable, no `t` or `ax,ay,az`, a unit the
+    ///   header and the options disagree on).
+    init(path: String, units: InputUnits) throws {
+        self.path = path
+        do throws(CSVError) {
+            reader = try SensorCSVReader(
+                path: path, sensor: .accelerometer, timeUnit: units.timeUnit, accelerometerUnit: units.accelUnit,
+                emptyAxesAreNaN: true)
+            timeColumn = try reader.csv.requiredColumn(named: RecordingColumns.time)
+        } catch {
+            throw CommandFailure("\(RecordingFileError(path: path, error: error))")
+        }
+        let accelerometer = AccelerometerUnit(rawValue: reader.unit) ?? .metersPerSecondSquared
+        if !units.trustUnits {
+            check = RecordingUnitCheck(
+                time: reader.timeUnit, gyroscope: .radiansPerSecond, accelerometer: accelerometer, magnetometer: nil)
+        }
+        unitSources = (
+            reader.csv.unitSource(ofColumn: timeColumn, given: units.timeUnit != nil),
+            reader.csv.unitSource(ofColumn: reader.firstAxisColumn, given: units.accelUnit != nil)
+        )
+    }
+
+    /// The next reading (NaN components for a row without one), nil at the end.
+    ///
+    /// - Throws: ``CommandFailure`` naming file, line and column.
+    mutating func next() throws -> SensorReading? {
+        do throws(CSVError) {
+            guard let reading = try reader.next() else {
+                try judge(final: true)
+                return nil
+            }
+            if check != nil {
+                check!.add(timestamp: reading.timestamp)
+                let v = reading.value
+                if v.x.isFinite && v.y.isFinite && v.z.isFinite { check!.add(accelerometer: v, at: reading.timestamp) }
+                try judge(final: false)
+            }
+            return reading
+        } catch {
+            throw CommandFailure("\(RecordingFileError(path: path, error: error))")
+        }
+    }
+
+    private mutating func judge(final: Bool) throws(CSVError) {
+        guard check != nil, let mismatch = check!.mismatch(final: final) else { return }
+        check = nil
+        let column = mismatch.quantity == .time ? timeColumn : reader.firstAxisColumn
+        throw .implausibleUnit(
+            line: reader.csv.lineNumber, column: column + 1, name: reader.csv.header[column], mismatch: mismatch,
+            source: mismatch.quantity == .time ? unitSources.time : unitSources.accelerometer)
+    }
+}

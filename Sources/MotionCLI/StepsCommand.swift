@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import MotionFusion
+
+/// `motion steps`: the steps in a recording, from its accelerometer.
+struct StepsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "steps",
+        abstract: "Count the steps in a recording, from its accelerometer alone.",
+        discussion: """
+            INPUT: any recording `motion fuse` reads (its t,ax,ay,az columns are used; others are \
+            ignored, and an empty ax,ay,az row of a multi-rate recording has no reading), or a CSV \
+            with only t,ax,ay,az; or --accelerometer with the accelerometer's own t,x,y,z file. \
+            OUTPUT: one row per step, t,steps,cadence: the step's time (s), the count so far and \
+            the cadence (steps/s). It runs StepDetector in constant memory; each step is written \
+            up to 0.4 s after it happened, the first steps of a walk once their rhythm confirms it.
+
+            Unit options (--time-unit, --accel-unit, --trust-units): `motion steps --help-hidden`. \
+            They and every detail: the DocC article "Counting Steps".
+
+            \(outputFileRules)
+            """)
+
+    @Argument(help: "The input CSV file (- for standard input).")
+    var input: String?
+
+    @Option(
+        name: .customLong("accelerometer"),
+        help: ArgumentHelp("Instead of INPUT: the accelerometer's t,x,y,z CSV file.", valueName: "file"))
+    var accelerometer: String?
+
+    @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
+    var output: String
+
+    @OptionGroup var units: InputUnits
+
+    func validate() throws {
+        if input != nil && accelerometer != nil { throw ValidationError("give INPUT or --accelerometer, not both") }
+        if input == nil && accelerometer == nil { throw ValidationError("missing INPUT (or --accelerometer)") }
+    }
+
+    func run() throws {
+        let path = input ?? accelerometer!
+        let writer = StepCSVWriter(file: try OutputFile(path: output, inputs: [path]))
+        var readings = try AccelerometerReadings(path: path, units: units)
+        if writer.file.mode == .writeThrough { readings.reader.csv.whenWaiting = { writer.flush() } }
+        var detector = StepDetector<Double>()
+        func write() {
+            let cadence = detector.cadence ?? .nan
+            let times = detector.newStepTimes
+            for (k, t) in times.enumerated() {
+                writer.write(time: t, count: detector.stepCount - times.count + k + 1, cadence: cadence)
+            }
+        }
+        do {
+            while let reading = try readings.next() {
+                if detector.update(timestamp: reading.timestamp, acceleration: reading.value) > 0 { write() }
+            }
+        } catch {
+            writer.abandon()
+            throw error
+        }
+        if detector.finish() > 0 { write() }
+        try writer.finish()
+        warnAboutCut(readings.reader.csv.partialLastLine, in: path)
+        let ignored = detector.ignoredReadings
+        if ignored > 0 {
+            FileHandle.standardError.write(
+                Data("warning: \(path): \(ignored) reading\(ignored == 1 ? "" : "s") ignored (a NaN or infinite value, or a timestamp not after the previous one)\n".utf8))
+        }
+    }
+}
