@@ -16,14 +16,19 @@ import RealModule
 /// twice (heel, then the leg's swing in a pocket).
 ///
 /// **Walking, not handling.** Peaks alone also come from picking a phone up, shaking or typing on
-/// it. A walk is a rhythm: counting starts only when ``Settings-swift.struct/stepsToStart``
-/// candidates follow each other at intervals between ``Settings-swift.struct/shortestStep`` and
-/// ``Settings-swift.struct/longestStep`` seconds (human cadence, 60–300 steps a minute) that differ
-/// by at most the factor ``Settings-swift.struct/startRegularity``; those steps are then all
-/// counted, back-dated to when they happened. While walking every candidate is a step, the step
-/// period is tracked, and a gap of about two periods with a weaker peak near its middle counts that
-/// peak too (an arm swinging the phone makes one step of each stride much weaker than the other).
-/// Walking ends after ``Settings-swift.struct/stopAfter`` seconds, or three periods, without a step.
+/// it. A walk is a rhythm of the whole body: counting starts only when
+/// ``Settings-swift.struct/stepsToStart`` candidates follow each other at intervals between
+/// ``Settings-swift.struct/shortestStep`` and ``Settings-swift.struct/longestStep`` seconds (human
+/// cadence, 60–300 steps a minute) that differ by at most the factor
+/// ``Settings-swift.struct/startRegularity``, while at least
+/// ``Settings-swift.struct/minimumMagnitudeShare`` of the dynamic acceleration changes `|a|` (a
+/// body moving up and down, not a device turned in the hand); those steps are then all counted,
+/// back-dated to when they happened. While walking every candidate is a step and the step period
+/// is tracked. One step of each stride is often much weaker than the other (the leg or the arm
+/// that carries the phone): a gap of about two periods with a weaker peak near its middle counts
+/// that peak too, and a period with a secondary peak in the middle of four intervals running is
+/// a stride, halved. Walking ends after ``Settings-swift.struct/stopAfter`` seconds, or three
+/// periods, without a step.
 ///
 /// **Timing.** A step's time is its smoothed peak's time (refined between samples by a parabola),
 /// less the two low-passes' delay `2 τ`: on WeAllWalk's annotated heel strikes the median offset is
@@ -85,6 +90,12 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
         public var startRegularity: Scalar
         /// How many regular candidates start a walk. Default 3. Valid range: 2…8.
         public var stepsToStart: Int
+        /// A walk starts only while at least this share of the dynamic acceleration's power (over
+        /// ``loudnessTimeConstant``) changes `|a|`. Default 0.2. Walking moves the whole body up
+        /// and down, which `|a|` sees: 0.31–0.79 on the walking recordings (10th percentile of
+        /// 2 s windows, any carrying position); turning a device in the hand turns gravity in its
+        /// frame without changing `|a|`: 0.01–0.09 on BROAD's rotations. Valid range: 0…1.
+        public var minimumMagnitudeShare: Scalar
         /// A walk ends after this long without a step, s (or three step periods, if longer).
         /// Default 2. Valid range: > 0, finite.
         public var stopAfter: Scalar
@@ -96,7 +107,7 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
             weakRelativeThreshold: Scalar = 0.2, minimumWeakPeak: Scalar = 0.25,
             startMergeWindow: Scalar = 0.35, walkingMergeFraction: Scalar = 0.6, walkingMergeWindow: Scalar = 0.4,
             shortestStep: Scalar = 0.2, longestStep: Scalar = 1, startRegularity: Scalar = 2.2,
-            stepsToStart: Int = 3, stopAfter: Scalar = 2
+            stepsToStart: Int = 3, minimumMagnitudeShare: Scalar = 0.2, stopAfter: Scalar = 2
         ) {
             self.gravityTimeConstant = gravityTimeConstant
             self.smoothingTimeConstant = smoothingTimeConstant
@@ -112,14 +123,18 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
             self.longestStep = longestStep
             self.startRegularity = startRegularity
             self.stepsToStart = stepsToStart
+            self.minimumMagnitudeShare = minimumMagnitudeShare
             self.stopAfter = stopAfter
         }
     }
 
     /// The most steps one update can report: a confirmed start, or a filled step and its successor.
     public static var maximumStepsPerUpdate: Int { 8 }
-    /// The most weaker peaks remembered within a gap.
+    /// The most secondary peaks remembered.
     @usableFromInline static var weakCapacity: Int { 8 }
+    /// A step period is never halved below this, s (215 steps a minute, faster than ordinary
+    /// running).
+    @usableFromInline static var shortestHalvedPeriod: Double { 0.28 }
 
     /// The settings; they may be changed between updates.
     ///
@@ -140,6 +155,10 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
     @usableFromInline var level: Scalar = 0
     @usableFromInline var smooth = SIMD2<Scalar>.zero
     @usableFromInline var meanSquare: Scalar = 0
+    // The dynamic acceleration's power, and the part of it that changes |a|.
+    @usableFromInline var gravity = SIMD3<Scalar>.zero
+    @usableFromInline var dynamicPower: Scalar = 0
+    @usableFromInline var magnitudePower: Scalar = 0
     // The last three smoothed values and their times (the middle one is tested for a peak).
     @usableFromInline var history = 0
     @usableFromInline var times = SIMD3<Double>.zero
@@ -155,6 +174,7 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
     @usableFromInline var pending: [Double] = []
     @usableFromInline var weak: [Double] = []
     @usableFromInline var weakHeights: [Scalar] = []
+    @usableFromInline var halvingVotes = 0
     @usableFromInline var reported: [Double] = []
     @usableFromInline var count = 0
     @usableFromInline var ignored = 0
@@ -203,6 +223,7 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
             seeded = true
             lastTime = t
             level = magnitude
+            gravity = a
             push(t, 0)
             return 0
         }
@@ -227,7 +248,12 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
                 FirstOrder.gain(dt: dt, timeConstant: settings.loudnessTimeConstant))
         }
         FirstOrder.step(&level, toward: magnitude, gain: gains.x)
-        FirstOrder.step(&smooth.x, toward: magnitude - level, gain: gains.y)
+        FirstOrder.step(&gravity, toward: a, gain: gains.x)
+        let x = magnitude - level
+        let dynamic = a - gravity
+        FirstOrder.step(&dynamicPower, toward: (dynamic * dynamic).sum(), gain: gains.z)
+        FirstOrder.step(&magnitudePower, toward: x * x, gain: gains.z)
+        FirstOrder.step(&smooth.x, toward: x, gain: gains.y)
         FirstOrder.step(&smooth.y, toward: smooth.x, gain: gains.y)
         let y = smooth.y
         FirstOrder.step(&meanSquare, toward: y * y, gain: gains.z)
@@ -276,18 +302,51 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
         let strong = y1 > Swift.max(settings.minimumPeak, settings.relativeThreshold * rms)
         if strong {
             if !hasCandidate || y1 > candidateHeight {
+                if hasCandidate && walking { remember(candidateTime, candidateHeight) }
                 hasCandidate = true
                 candidateTime = peakTime()
                 candidateHeight = y1
+            } else if walking {
+                remember(peakTime(), y1)
             }
         } else if walking && y1 > Swift.max(settings.minimumWeakPeak, settings.weakRelativeThreshold * rms) {
-            if weak.count == Self.weakCapacity {
-                weak.removeFirst()
-                weakHeights.removeFirst()
-            }
-            weak.append(peakTime())
-            weakHeights.append(y1)
+            remember(peakTime(), y1)
         }
+    }
+
+    /// Keeps a secondary peak (weaker than a candidate, or merged into one) while walking: the
+    /// evidence for a step missed in a gap, or for a period that is really a stride.
+    @inlinable
+    mutating func remember(_ t: Double, _ height: Scalar) {
+        if weak.count == Self.weakCapacity {
+            weak.removeFirst()
+            weakHeights.removeFirst()
+        }
+        weak.append(t)
+        weakHeights.append(height)
+    }
+
+    /// The largest secondary peak within `from…to` s, as an index into `weak`; -1 when none.
+    @inlinable
+    func largestSecondary(from: Double, to: Double) -> Int {
+        var best = -1
+        for k in weak.indices where weak[k] >= from && weak[k] <= to {
+            if best < 0 || weakHeights[k] > weakHeights[best] { best = k }
+        }
+        return best
+    }
+
+    /// Forgets the secondary peaks up to `t`.
+    @inlinable
+    mutating func forgetSecondary(through t: Double) {
+        var kept = 0
+        for k in weak.indices where weak[k] > t {
+            weak[kept] = weak[k]
+            weakHeights[kept] = weakHeights[k]
+            kept += 1
+        }
+        weak.removeLast(weak.count - kept)
+        weakHeights.removeLast(weakHeights.count - kept)
     }
 
     /// The time of the peak at the middle sample, refined by the parabola through the three
@@ -334,20 +393,27 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
         let t = candidateTime
         if walking {
             var gap = t - lastStep
-            if gap > 1.7 * period && gap < 2.3 * period {
-                // A step missed in the middle? Take the largest weaker peak near it.
-                let middle = lastStep + gap / 2
-                var best = -1
-                for k in weak.indices where abs(weak[k] - middle) < 0.2 * gap {
-                    if best < 0 || weakHeights[k] > weakHeights[best] { best = k }
+            if gap > 0.6 * period && gap < 1.6 * period {
+                // A period that is really a stride: a secondary peak in the middle of every
+                // interval, at least 0.4 times the step's height, four times running.
+                let best = largestSecondary(from: lastStep + 0.4 * gap, to: lastStep + 0.6 * gap)
+                halvingVotes = best >= 0 && weakHeights[best] >= 0.4 * candidateHeight ? halvingVotes + 1 : 0
+                if halvingVotes >= 4 && period / 2 >= Self.shortestHalvedPeriod {
+                    halvingVotes = 0
+                    period /= 2
+                    report(weak[best])
+                    gap /= 2
                 }
+            }
+            if gap > 1.7 * period && gap < 2.3 * period {
+                // A step missed in the middle? Take the largest secondary peak near it.
+                let best = largestSecondary(from: lastStep + 0.3 * gap, to: lastStep + 0.7 * gap)
                 if best >= 0 {
                     report(weak[best])
                     gap /= 2
                 }
             }
-            weak.removeAll(keepingCapacity: true)
-            weakHeights.removeAll(keepingCapacity: true)
+            forgetSecondary(through: t)
             report(t)
             lastStep = t
             if gap > 0.6 * period && gap < 1.6 * period { period += 0.2 * (gap - period) }
@@ -366,7 +432,8 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
             longest = Swift.max(longest, interval)
         }
         guard shortest >= Double(settings.shortestStep), longest <= Double(settings.longestStep),
-            longest <= Double(settings.startRegularity) * shortest
+            longest <= Double(settings.startRegularity) * shortest,
+            magnitudePower >= settings.minimumMagnitudeShare * dynamicPower
         else {
             pending.removeFirst()
             return
@@ -375,6 +442,7 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
         period = (t - pending[0]) / Double(pending.count - 1)
         lastStep = t
         walking = true
+        halvingVotes = 0
         pending.removeAll(keepingCapacity: true)
         weak.removeAll(keepingCapacity: true)
         weakHeights.removeAll(keepingCapacity: true)
@@ -399,6 +467,7 @@ extension StepDetector.Settings: RangedSettings {
             SettingRule("shortestStep", { $0.shortestStep }, { $0.shortestStep = $1 }, .positive),
             SettingRule("longestStep", { $0.longestStep }, { $0.longestStep = $1 }, .positive),
             SettingRule("startRegularity", { $0.startRegularity }, { $0.startRegularity = $1 }, .atLeast(1)),
+            SettingRule("minimumMagnitudeShare", { $0.minimumMagnitudeShare }, { $0.minimumMagnitudeShare = $1 }, .closed(0, 1)),
             SettingRule("stopAfter", { $0.stopAfter }, { $0.stopAfter = $1 }, .positive),
         ]
     }
