@@ -14,7 +14,7 @@ struct AccelerometerReadings {
     ///
     /// - Throws: ``CommandFailure`` naming the file (unreadable, no `t` or `ax,ay,az`, a unit the
     ///   header and the options disagree on).
-    init(path: String, units: InputUnits) throws {
+    init(path: String, units: AccelerometerUnits) throws {
         self.path = path
         do throws(CSVError) {
             reader = try SensorCSVReader(

@@ -16,7 +16,7 @@ struct StepsCommand: ParsableCommand {
             up to 0.4 s after it happened, the first steps of a walk once their rhythm confirms it.
 
             Unit options (--time-unit, --accel-unit, --trust-units): `motion steps --help-hidden`. \
-            They and every detail: the DocC article "Counting Steps".
+            They and every detail: the DocC article "The motion Command-Line Tool", section "Steps".
 
             \(outputFileRules)
             """)
@@ -32,7 +32,7 @@ struct StepsCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
     var output: String
 
-    @OptionGroup var units: InputUnits
+    @OptionGroup var units: AccelerometerUnits
 
     func validate() throws {
         if input != nil && accelerometer != nil { throw ValidationError("give INPUT or --accelerometer, not both") }

@@ -31,6 +31,7 @@ struct OutputCommand: Sendable, CustomTestStringConvertible {
         OutputCommand(name: "fuse float madgwick") { ["fuse", $0, "-o", $1, "--precision", "float", "--filter", "madgwick"] },
         OutputCommand(name: "device-motion") { ["device-motion", $0, "-o", $1] },
         OutputCommand(name: "events") { ["events", $0, "-o", $1] },
+        OutputCommand(name: "steps") { ["steps", $0, "-o", $1] },
         OutputCommand(name: "simulate -o", readsInput: false) { _, output in ["simulate", "gestures", "-o", output, "--rate", "20"] },
         OutputCommand(name: "simulate --schedule", readsInput: false) { input, output in
             ["simulate", "gestures", "-o", input + ".simulated.csv", "--schedule", output, "--rate", "20"]

@@ -1,0 +1,20 @@
+import ArgumentParser
+import MotionFusion
+
+/// The unit options of a command that reads only the accelerometer (`motion steps`):
+/// `--time-unit`, `--accel-unit`, `--trust-units`, as ``InputUnits`` defines them for the commands
+/// that read every sensor (same spellings, same rules: nil takes the header's unit, else s and
+/// m/s²; the data are checked against them unless `--trust-units`). Hidden from `--help`.
+struct AccelerometerUnits: ParsableArguments {
+    @Option(help: ArgumentHelp("Timestamp unit of the input: s, ms, us or ns (default: the header's, else s).", visibility: .hidden))
+    var timeUnit: TimeUnit?
+
+    @Option(help: ArgumentHelp("Accelerometer unit of the input: m/s2 or g (default: the header's, else m/s2).", visibility: .hidden))
+    var accelUnit: AccelerometerUnit?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Read the values in the units given even when the data contradict them (gravity not 9.81 m/s², …).",
+            visibility: .hidden))
+    var trustUnits = false
+}
