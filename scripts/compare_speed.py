@@ -471,6 +471,8 @@ def run_ours(args, motion: Path, csv: Path):
         except (KeyError, TypeError, ValueError):
             print(f"compare_speed: ignoring motion bench row {row}", file=sys.stderr)
             continue
+        if entry["mode"] == "accel":
+            continue  # the step detector (StepDetector): no peer here to compare it with
         (single if entry["streams"] == 1 else many).append(entry)
     return single, many
 

@@ -9,12 +9,13 @@ import MotionFusion
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Time the filters: ns per sample, Float and Double, 6D and 9D.",
+        abstract: "Time the filters and the step detector: ns per sample, Float and Double, 6D and 9D.",
         discussion: """
             Each case runs a filter's bare update loop over samples in memory — --input (a CSV in \
             the `motion fuse` format) or a seeded synthetic 100 Hz recording — until --min-time has \
             passed; the best of --repeats runs counts. Stream counts above 1 time the many-stream \
-            engine (MadgwickStreams; Madgwick only).
+            engine (MadgwickStreams; Madgwick only). Without --filter the step detector \
+            (StepDetector, filter "steps", mode "accel") is timed too, over the same accelerometer.
 
             --latency measures instead the µs from an IIO scan to its device motion, per delivery \
             path (the other options do not apply); the exit status is 1 when a case lost a sample or failed.
@@ -294,6 +295,11 @@ struct BenchCommand: ParsableCommand {
                 }
             }
         }
+        if filter.isEmpty {
+            // The step detector (StepDetector) over the same accelerometer: no attitude filter.
+            rows.append(("steps", "Float", "accel", 1, measureSteps(Float.self, recording)))
+            rows.append(("steps", "Double", "accel", 1, measureSteps(Double.self, recording)))
+        }
         if json {
             let objects = rows.map { row in
                 "{\"filter\": \"\(row.filter)\", \"scalar\": \"\(row.scalar)\", \"mode\": \"\(row.mode)\", \"streams\": \(row.streams), \"nsPerSample\": \(String(format: "%.3f", row.ns))}"
@@ -352,6 +358,30 @@ struct BenchCommand: ParsableCommand {
 
     func measure<S: FusionScalar>(_ name: FilterName, _: S.Type, _ recording: IMURecording, _ nineD: Bool) throws -> Double {
         try name.build(for: BenchMeasurement<S>(command: self, recording: recording, nineD: nineD))
+    }
+
+    /// The best ns per sample of `repeats` runs of ``StepDetector`` over the recording's
+    /// accelerometer and timestamps.
+    func measureSteps<S: FusionScalar>(_: S.Type, _ recording: IMURecording) -> Double {
+        let n = recording.count
+        let acc = recording.accelerometer.map { SIMD3<S>($0) }
+        let times = recording.timestamps
+        var best = Double.infinity
+        var sink = 0
+        for _ in 0..<repeats {
+            var samples = 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            var elapsed: UInt64 = 0
+            repeat {
+                var detector = StepDetector<S>()
+                for i in 0..<n { sink &+= detector.update(timestamp: times[i], acceleration: acc[i]) }
+                samples += n
+                elapsed = DispatchTime.now().uptimeNanoseconds - start
+            } while Double(elapsed) < minTime * 1e9
+            best = min(best, Double(elapsed) / Double(samples))
+        }
+        if sink < 0 { print("", terminator: "") }  // keeps the loop's result alive
+        return best
     }
 
     /// The best ns per sample of `repeats` runs of the update loop over the recording.

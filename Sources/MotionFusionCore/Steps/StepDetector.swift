@@ -144,14 +144,21 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
     /// `longestStep` is raised to `shortestStep` if it is shorter. Call
     /// ``Settings-swift.struct/validate()`` to refuse such settings instead.
     public var settings: Settings {
-        didSet { settings = settings.clamped() }
+        didSet {
+            settings = settings.clamped()
+            stopAfter = Double(settings.stopAfter)
+            refreshDeadlines()
+        }
     }
+    /// `settings.stopAfter` as a `Double`, for the per-sample tests.
+    @usableFromInline var stopAfter: Double
 
     // The signal.
     @usableFromInline var lastTime = 0.0
     @usableFromInline var seeded = false
     @usableFromInline var cachedStep: Scalar = -1
     @usableFromInline var gains = SIMD3<Scalar>(repeating: 1)  // gravity, smoothing, loudness
+    @usableFromInline var keeps = SIMD3<Scalar>.zero  // 1 − gains
     @usableFromInline var level: Scalar = 0
     @usableFromInline var smooth = SIMD2<Scalar>.zero
     @usableFromInline var meanSquare: Scalar = 0
@@ -167,10 +174,14 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
     @usableFromInline var hasCandidate = false
     @usableFromInline var candidateTime = 0.0
     @usableFromInline var candidateHeight: Scalar = 0
+    /// When the candidate is decided: its time plus the merge window.
+    @usableFromInline var candidateDeadline = Double.infinity
     // The rhythm.
     @usableFromInline var walking = false
     @usableFromInline var period = 0.0
     @usableFromInline var lastStep = 0.0
+    /// When the walk ends without another step: the last step plus `stopAfter` or three periods.
+    @usableFromInline var walkDeadline = Double.infinity
     @usableFromInline var pending: [Double] = []
     @usableFromInline var weak: [Double] = []
     @usableFromInline var weakHeights: [Scalar] = []
@@ -184,6 +195,7 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
     @inlinable
     public init(settings: Settings = Settings()) {
         self.settings = settings.clamped()
+        stopAfter = Double(self.settings.stopAfter)
         pending.reserveCapacity(Self.maximumStepsPerUpdate)
         weak.reserveCapacity(Self.weakCapacity)
         weakHeights.reserveCapacity(Self.weakCapacity)
@@ -211,7 +223,7 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
     /// reports, gravity included), taken at `timestamp` seconds. Returns the number of steps
     /// confirmed by it (their times in ``newStepTimes``); bad input as in the type's
     /// documentation.
-    @inlinable @discardableResult
+    @inlinable @inline(__always) @discardableResult
     public mutating func update(timestamp t: Double, acceleration a: SIMD3<Scalar>) -> Int {
         if !reported.isEmpty { reported.removeAll(keepingCapacity: true) }
         guard t.isFinite, VectorCheck.isFinite(a) else {
@@ -233,33 +245,38 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
         }
         let gap = t - lastTime
         lastTime = t
-        if gap > Double(settings.stopAfter) {
+        if gap > stopAfter {
             // Too long a pause to look for a peak across it: decide what was seen, end the walk.
             decideCandidate()
             endWalk()
             history = 0
         }
         let dt = Scalar(gap)
-        if dt != cachedStep {
+        // Timestamps computed as k / rate differ in their last bits from step to step: a step
+        // within a millionth of the last one keeps its gains (an error below 10⁻⁶ of a gain).
+        if abs(dt - cachedStep) > cachedStep * 1e-6 {
             cachedStep = dt
             gains = SIMD3(
                 FirstOrder.gain(dt: dt, timeConstant: settings.gravityTimeConstant),
                 FirstOrder.gain(dt: dt, timeConstant: settings.smoothingTimeConstant),
                 FirstOrder.gain(dt: dt, timeConstant: settings.loudnessTimeConstant))
+            keeps = 1 - gains
         }
-        FirstOrder.step(&level, toward: magnitude, gain: gains.x)
-        FirstOrder.step(&gravity, toward: a, gain: gains.x)
+        // Each low-pass as y·(1 − k) + x·k: the two products do not wait for each other, so the
+        // state's chain from one sample to the next is one multiply and one add.
+        level = level * keeps.x + magnitude * gains.x
+        gravity = gravity * keeps.x + a * gains.x
         let x = magnitude - level
         let dynamic = a - gravity
-        FirstOrder.step(&dynamicPower, toward: (dynamic * dynamic).sum(), gain: gains.z)
-        FirstOrder.step(&magnitudePower, toward: x * x, gain: gains.z)
-        FirstOrder.step(&smooth.x, toward: x, gain: gains.y)
-        FirstOrder.step(&smooth.y, toward: smooth.x, gain: gains.y)
+        dynamicPower = dynamicPower * keeps.z + (dynamic * dynamic).sum() * gains.z
+        magnitudePower = magnitudePower * keeps.z + x * x * gains.z
+        smooth.x = smooth.x * keeps.y + x * gains.y
+        smooth.y = smooth.y * keeps.y + smooth.x * gains.y
         let y = smooth.y
-        FirstOrder.step(&meanSquare, toward: y * y, gain: gains.z)
+        meanSquare = meanSquare * keeps.z + y * y * gains.z
 
-        if hasCandidate && t - candidateTime > mergeWindow { decideCandidate() }
-        if walking && t - lastStep > Swift.max(Double(settings.stopAfter), 3 * period) { endWalk() }
+        if t > candidateDeadline { decideCandidate() }
+        if t > walkDeadline { endWalk() }
         push(t, y)
         if history == 3 { look() }
         return reported.count
@@ -286,6 +303,14 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
             : Double(settings.startMergeWindow)
     }
 
+    /// Sets the deadlines from the candidate, the last step, the period and whether walking (after
+    /// any of them changes).
+    @inlinable
+    mutating func refreshDeadlines() {
+        candidateDeadline = hasCandidate ? candidateTime + mergeWindow : .infinity
+        walkDeadline = walking ? lastStep + Swift.max(stopAfter, 3 * period) : .infinity
+    }
+
     @inlinable @inline(__always)
     mutating func push(_ t: Double, _ y: Scalar) {
         times = SIMD3(times.y, times.z, t)
@@ -306,6 +331,7 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
                 hasCandidate = true
                 candidateTime = peakTime()
                 candidateHeight = y1
+                candidateDeadline = candidateTime + mergeWindow
             } else if walking {
                 remember(peakTime(), y1)
             }
@@ -374,6 +400,8 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
     @inlinable
     mutating func endWalk() {
         walking = false
+        walkDeadline = .infinity
+        if hasCandidate { candidateDeadline = candidateTime + mergeWindow }
         pending.removeAll(keepingCapacity: true)
         weak.removeAll(keepingCapacity: true)
         weakHeights.removeAll(keepingCapacity: true)
@@ -390,6 +418,8 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
     mutating func decideCandidate() {
         guard hasCandidate else { return }
         hasCandidate = false
+        candidateDeadline = .infinity
+        defer { refreshDeadlines() }
         let t = candidateTime
         if walking {
             var gap = t - lastStep
@@ -419,7 +449,7 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
             if gap > 0.6 * period && gap < 1.6 * period { period += 0.2 * (gap - period) }
             return
         }
-        if let last = pending.last, t - last > Double(settings.stopAfter) { pending.removeAll(keepingCapacity: true) }
+        if let last = pending.last, t - last > stopAfter { pending.removeAll(keepingCapacity: true) }
         pending.append(t)
         let needed = settings.stepsToStart
         guard pending.count >= needed else { return }
