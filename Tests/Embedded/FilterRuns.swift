@@ -149,3 +149,60 @@ public func calibratedRead(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _
 public func calibratedTrace(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ out: UnsafeMutablePointer<Float>) {
     trace(CalibratedDefault(), s, n, dt, out)
 }
+
+// The step detector (StepDetector), from the accelerometer alone, at t = i · dt (Double timestamps,
+// as an application keeps them). `run` and `read` time it on the samples as they are (BROAD's hand
+// movements: the detector's common path, peaks tested and refused); `read` also reads the count and
+// the cadence after every update. `trace` adds a jolt along gravity every 0.55 s (0.1 s long, up to
+// 30 % of |a|) so that there are steps, and writes per sample the count, the last step's time, the
+// cadence (0 when not walking) and whether walking, for the comparison with the host.
+@inline(__always)
+func steps(
+    _ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ out: UnsafeMutablePointer<Float>, _ mode: Int
+) {
+    var detector = StepDetector<Float>()
+    var p = s
+    var last: Double = 0
+    for i in 0..<Int(n) {
+        var a = SIMD3(p[3], p[4], p[5])
+        if mode == 2 {
+            let phase = i % 157
+            if phase < 28 { a *= 1 + 0.3 * (1 - Float(abs(phase - 14)) / 14) }
+        }
+        if detector.update(timestamp: Double(i) * Double(dt), acceleration: a) > 0 {
+            last = detector.newStepTimes[detector.newStepTimes.count - 1]
+        }
+        if mode == 1 {
+            out[0] = Float(detector.stepCount)
+            out[1] = Float(detector.cadence ?? 0)
+        } else if mode == 2 {
+            let o = out + 4 * i
+            o[0] = Float(detector.stepCount)
+            o[1] = Float(last)
+            o[2] = Float(detector.cadence ?? 0)
+            o[3] = detector.isWalking ? 1 : 0
+        }
+        p += 9
+    }
+    if mode != 2 {
+        out[0] = Float(detector.stepCount)
+        out[1] = Float(last)
+        out[2] = Float(detector.cadence ?? 0)
+        out[3] = detector.isWalking ? 1 : 0
+    }
+}
+
+@_cdecl("mf_steps_run")
+public func stepsRun(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ q: UnsafeMutablePointer<Float>) {
+    steps(s, n, dt, q, 0)
+}
+
+@_cdecl("mf_steps_read")
+public func stepsRead(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ q: UnsafeMutablePointer<Float>) {
+    steps(s, n, dt, q, 1)
+}
+
+@_cdecl("mf_steps_trace")
+public func stepsTrace(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ out: UnsafeMutablePointer<Float>) {
+    steps(s, n, dt, out, 2)
+}

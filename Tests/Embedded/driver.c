@@ -2,7 +2,9 @@
 // compile time.
 //   MF_FILTER  MF_NONE (the baseline: no filter), MF_DEFAULT (InertialFrameFilter), MF_MADGWICK,
 //              MF_COMPLEMENTARY, MF_CALIBRATED (the default filter behind the online magnetometer
-//              calibration; those four from FilterRuns.swift) or MF_FUSION (x-io Fusion's C AHRS)
+//              calibration), MF_STEPS (StepDetector: the four values are the count, the last step's
+//              time, the cadence and whether walking; these five from FilterRuns.swift) or MF_FUSION
+//              (x-io Fusion's C AHRS)
 //   MF_READ    time the run with the quaternion read after every update (as an application does)
 //   MF_TRACE   print every output quaternion (bit patterns in hex) instead of timing the run
 //   MF_HOST    build for the host (trace only; no SysTick, no semihosting)
@@ -22,6 +24,7 @@
 #define MF_COMPLEMENTARY 3
 #define MF_FUSION 4
 #define MF_CALIBRATED 5
+#define MF_STEPS 6
 
 #if MF_FILTER == MF_FUSION
 #define MF_FUSION_UNITS 1  // samples.h: gyroscope in °/s, accelerometer in g, as Fusion expects
@@ -99,8 +102,11 @@ __attribute__((noinline)) static void fusion_run(const float *s, int32_t n, floa
 #elif MF_FILTER == MF_CALIBRATED
 #define MF_NAME "calibrated"
 #define MF_SWIFT(kind) mf_calibrated_##kind
+#elif MF_FILTER == MF_STEPS
+#define MF_NAME "steps"
+#define MF_SWIFT(kind) mf_steps_##kind
 #else
-#error "MF_FILTER must be MF_NONE, MF_DEFAULT, MF_MADGWICK, MF_COMPLEMENTARY, MF_CALIBRATED or MF_FUSION"
+#error "MF_FILTER must be MF_NONE, MF_DEFAULT, MF_MADGWICK, MF_COMPLEMENTARY, MF_CALIBRATED, MF_STEPS or MF_FUSION"
 #endif
 extern mf_run_function MF_SWIFT(run), MF_SWIFT(read), MF_SWIFT(trace);
 #ifdef MF_READ

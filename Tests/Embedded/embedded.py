@@ -113,6 +113,13 @@ def compare(name, firmware, host):
         print(f"{name}: malformed trace line {bad[0] % len(a) + 1}")
         return 1
     differing = sum(1 for x, y in zip(a, b) if x != y)
+    if name.startswith("steps"):
+        # Not quaternions: the count, the last step's time, the cadence, walking. Bits or nothing.
+        first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+        steps = int(struct.unpack("<f", struct.pack("<I", int(a[-1][0], 16)))[0])
+        verdict = "bit-identical" if differing == 0 else f"FAILS (first difference at sample {first})"
+        print(f"{name}: {len(a)} samples, {steps} steps, firmware vs host, {differing} differ in some bit: {verdict}")
+        return 0 if differing == 0 else 1
     worst, at = max((angle(as_quaternion(x), as_quaternion(y)), i) for i, (x, y) in enumerate(zip(a, b)))
     if math.isnan(worst) or worst > TOLERANCE:
         verdict = f"FAILS (> {TOLERANCE:g} rad)"
@@ -150,6 +157,7 @@ def report(path, cycles_path=None):
         "madgwick": "MadgwickFilter",
         "complementary": "ComplementaryFilter",
         "calibrated": "InertialFrameFilter behind OnlineMagnetometerCalibrator",
+        "steps": "StepDetector (accelerometer; read: count and cadence)",
         "fusion": "x-io Fusion 1.3.3 C AHRS",
         "fusion-nofma": "x-io Fusion 1.3.3, -ffp-contract=off (no FMA, like Swift)",
     }
