@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import MotionFusionCore
@@ -188,5 +189,35 @@ struct StepDetectorTests {
         detector.reset()
         #expect(detector.stepCount == 0 && detector.settings.stepsToStart == 4)
         #expect(walk.detect(&detector).count == 60)
+    }
+}
+
+/// The example of the Counting Steps article, compiled and run here; the article must show it
+/// unchanged.
+@Suite("Counting Steps article")
+struct CountingStepsArticleTests {
+    @Test func exampleRunsAndIsInTheArticle() throws {
+        let walk = SyntheticWalk(rate: 50, seed: 17)
+        let readings = zip(walk.timestamps, walk.readings).map { (t: $0, a: $1) }
+        var printed: [String] = []
+        func print(_ line: String) { printed.append(line) }
+        // The article's snippet, from here…
+        var detector = StepDetector<Double>()
+        for reading in readings {  // (t, accelerometer) in s and m/s²
+            if detector.update(timestamp: reading.t, acceleration: reading.a) > 0 {
+                for t in detector.newStepTimes { print("step at \(t) s, count \(detector.stepCount)") }
+            }
+        }
+        detector.finish()
+        // … to here.
+        #expect(printed.count == 60 && detector.stepCount == 60)
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let start = try #require(source.range(of: "        // The article's snippet, from here…\n"))
+        let end = try #require(source.range(of: "        // … to here.\n"))
+        let snippet = source[start.upperBound..<end.lowerBound].split(separator: "\n").map { $0.dropFirst(8) }
+            .joined(separator: "\n")
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/MotionFusion/MotionFusion.docc/CountingSteps.md")
+        #expect(try String(contentsOf: article, encoding: .utf8).contains("```swift\n" + snippet + "\n```"))
     }
 }
