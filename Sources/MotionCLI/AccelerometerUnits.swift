@@ -1,10 +1,10 @@
 import ArgumentParser
 import MotionFusion
 
-/// The unit options of a command that reads only the accelerometer (`motion steps`):
-/// `--time-unit`, `--accel-unit`, `--trust-units`, as ``InputUnits`` defines them for the commands
-/// that read every sensor (same spellings, same rules: nil takes the header's unit, else s and
-/// m/s²; the data are checked against them unless `--trust-units`). Hidden from `--help`.
+/// The unit options of the time and the accelerometer, `--time-unit`, `--accel-unit` and
+/// `--trust-units`, defined once: `motion steps` takes these alone, the commands that read every
+/// sensor take them inside ``InputUnits`` (nil takes the header's unit, else s and m/s²; the data
+/// are checked against them unless `--trust-units`). Hidden from `--help`.
 struct AccelerometerUnits: ParsableArguments {
     @Option(help: ArgumentHelp("Timestamp unit of the input: s, ms, us or ns (default: the header's, else s).", visibility: .hidden))
     var timeUnit: TimeUnit?
@@ -14,7 +14,7 @@ struct AccelerometerUnits: ParsableArguments {
 
     @Flag(
         help: ArgumentHelp(
-            "Read the values in the units given even when the data contradict them (gravity not 9.81 m/s², …).",
+            "Read the values in the units given even when the data contradict them (gravity not 9.81 m/s², a gyroscope that disagrees with the accelerometer's tilt, …).",
             visibility: .hidden))
     var trustUnits = false
 }

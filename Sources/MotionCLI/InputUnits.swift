@@ -13,23 +13,18 @@ import MotionFusion
 /// Hidden from `--help` (each command's discussion names them; `--help-hidden` and the DocC article
 /// The motion Command-Line Tool list them): a header that names its units needs none of them.
 struct InputUnits: ParsableArguments {
-    @Option(help: ArgumentHelp("Timestamp unit of the input: s, ms, us or ns (default: the header's, else s).", visibility: .hidden))
-    var timeUnit: TimeUnit?
+    /// `--time-unit`, `--accel-unit` and `--trust-units`, shared with `motion steps`.
+    @OptionGroup var common: AccelerometerUnits
 
     @Option(help: ArgumentHelp("Gyroscope unit of the input: rad/s or deg/s (default: the header's, else rad/s).", visibility: .hidden))
     var gyroUnit: GyroscopeUnit?
 
-    @Option(help: ArgumentHelp("Accelerometer unit of the input: m/s2 or g (default: the header's, else m/s2).", visibility: .hidden))
-    var accelUnit: AccelerometerUnit?
-
     @Option(help: ArgumentHelp("Magnetometer unit of the input: uT, nT, mT or gauss (default: the header's, else uT).", visibility: .hidden))
     var magUnit: MagnetometerUnit?
 
-    @Flag(
-        help: ArgumentHelp(
-            "Read the values in the units given even when the data contradict them (gravity not 9.81 m/s², a gyroscope that disagrees with the accelerometer's tilt, …).",
-            visibility: .hidden))
-    var trustUnits = false
+    var timeUnit: TimeUnit? { common.timeUnit }
+    var accelUnit: AccelerometerUnit? { common.accelUnit }
+    var trustUnits: Bool { common.trustUnits }
 }
 
 extension InputUnits {
