@@ -488,6 +488,35 @@ def plot_events(args) -> None:
     save(fig, args.output)
 
 
+def plot_steps(args) -> None:
+    """The acceleration's magnitude over a stretch of a recording, with the steps `motion steps`
+    found (STEPS, its t column) and, given --truth, the true ones: a CSV whose t column lists them
+    (Oxford's .steps.csv) or WeAllWalk's .events.csv (its `step` rows)."""
+    c = read_csv(args.recording)
+    t = c["t"]
+    magnitude = np.sqrt(c["ax"] ** 2 + c["ay"] ** 2 + c["az"] ** 2)
+    start = args.start if args.start is not None else t[0]
+    end = args.end if args.end is not None else min(t[-1], start + 20)
+    keep = (t >= start) & (t <= end)
+    found = read_csv(args.steps)["t"]
+    found = found[(found >= start) & (found <= end)]
+    fig, ax = plt.subplots(figsize=(12, 4.5))
+    ax.plot(t[keep], magnitude[keep], color="tab:blue", lw=0.7, label="|a|, m/s²")
+    low, high = np.nanmin(magnitude[keep]), np.nanmax(magnitude[keep])
+    ax.vlines(found, low, high, color="tab:red", lw=1.0, label=f"detected ({len(found)})")
+    if args.truth:
+        truth = read_csv(args.truth)
+        times = truth["t"] if "t" in truth else truth["t_start"][truth["kind"] == "step"].astype(float)
+        times = times[(times >= start) & (times <= end)]
+        ax.plot(times, np.full(len(times), low), "k^", ms=6, label=f"true ({len(times)})")
+    ax.set_xlabel("time, s")
+    ax.set_ylabel("specific force magnitude, m/s²")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper right")
+    fig.suptitle(args.title or f"Steps: {Path(args.recording).name}, {start:g}–{end:g} s")
+    save(fig, args.output)
+
+
 def plot_fuse(args) -> None:
     """Runs `motion fuse` on a recording that carries its truth (BROAD, `motion simulate`), then
     draws the attitude and error plots: OUT with -attitude and -errors before its extension."""
@@ -533,6 +562,14 @@ def main() -> int:
                                            "heading error panel")
             p.add_argument("--imu", help="the fused input (CSV or .csv.gz with t,gx,gy,gz): with --truth, "
                                          "draws the truth-derived bias (gyro - truth rate, 10 s median)")
+    p = sub.add_parser("steps")
+    p.add_argument("recording", help="the recording (t,ax,ay,az; .gz too)")
+    p.add_argument("steps", help="`motion steps` output")
+    p.add_argument("--truth", help="true steps: a CSV with a t column, or WeAllWalk's .events.csv")
+    p.add_argument("--from", dest="start", type=float, help="start, s (default: the recording's)")
+    p.add_argument("--to", dest="end", type=float, help="end, s (default: 20 s after the start)")
+    p.add_argument("-o", "--output", required=True, help="the PNG to write")
+    p.add_argument("--title", help="replace the default title")
     p = sub.add_parser("fuse")
     p.add_argument("recording")
     p.add_argument("-o", "--output", required=True, help="OUT.png: writes OUT-attitude.png and OUT-errors.png")
@@ -542,7 +579,7 @@ def main() -> int:
     args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     args.extra_options = extra  # `motion fuse` / `motion device-motion` options after --
     {"fuse": plot_fuse, "attitude": plot_attitude, "errors": plot_errors, "bias": plot_bias,
-     "magnetometer": plot_magnetometer, "events": plot_events}[args.kind](args)
+     "magnetometer": plot_magnetometer, "events": plot_events, "steps": plot_steps}[args.kind](args)
     return 0
 
 
