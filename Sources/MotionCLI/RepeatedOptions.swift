@@ -17,6 +17,7 @@ enum RepeatedOptions {
         "fuse": ["calibration", "set"],
         "device-motion": ["calibration"],
         "bench": ["filter", "streams"],
+        "steps": ["set"],
     ]
 
     /// Long names that name the same option as another (a flag's `--no-` form, a second name),

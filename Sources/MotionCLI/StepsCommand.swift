@@ -34,6 +34,13 @@ struct StepsCommand: ParsableCommand {
 
     @OptionGroup var units: AccelerometerUnits
 
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Set a setting of the step detector (StepDetector.Settings), in SI units (--set minimumPeak=0.5); repeatable.",
+            valueName: "name=value"))
+    var settingOverrides: [String] = []
+
     func validate() throws {
         if input != nil && accelerometer != nil { throw ValidationError("give INPUT or --accelerometer, not both") }
         if input == nil && accelerometer == nil { throw ValidationError("missing INPUT (or --accelerometer)") }
@@ -41,10 +48,11 @@ struct StepsCommand: ParsableCommand {
 
     func run() throws {
         let path = input ?? accelerometer!
+        let settings = try SettingsOverrides.apply(settingOverrides, to: StepDetector<Double>.Settings(), filter: "steps")
         let writer = StepCSVWriter(file: try OutputFile(path: output, inputs: [path]))
         var readings = try AccelerometerReadings(path: path, units: units)
         if writer.file.mode == .writeThrough { readings.reader.csv.whenWaiting = { writer.flush() } }
-        var detector = StepDetector<Double>()
+        var detector = StepDetector<Double>(settings: settings)
         func write() {
             let cadence = detector.cadence ?? .nan
             let times = detector.newStepTimes

@@ -93,6 +93,24 @@ struct StepsCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder["out.csv"]))
     }
 
+    /// `--set` edits the detector's settings by their Swift names: a floor above the walk's 3 m/s²
+    /// jolts counts nothing; an unknown name, or a value outside its range, is refused and lists
+    /// or names the setting.
+    @Test func setEditsTheSettings() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let input = try folder.write("walk.csv", Self.csv())
+        #expect(Self.run(["steps", input, "-o", folder["a.csv"], "--set", "minimumPeak=5"]) == nil)
+        #expect(try Self.rows(folder["a.csv"]).isEmpty)
+        #expect(Self.run(["steps", input, "-o", folder["b.csv"], "--set", "stepsToStart=5", "--set", "minimumPeak=0.5"]) == nil)
+        #expect(try Self.rows(folder["b.csv"]).count == 60)
+        let unknown = try #require(Self.run(["steps", input, "-o", folder["c.csv"], "--set", "threshold=1"]))
+        #expect(unknown.contains("relativeThreshold") && unknown.contains("minimumPeak"), "\(unknown)")
+        let outside = try #require(Self.run(["steps", input, "-o", folder["c.csv"], "--set", "minimumMagnitudeShare=2"]))
+        #expect(outside.contains("minimumMagnitudeShare"), "\(outside)")
+        #expect(!FileManager.default.fileExists(atPath: folder["c.csv"]))
+    }
+
     /// INPUT and --accelerometer together, or neither, are refused.
     @Test func needsOneInput() {
         #expect(throws: (any Error).self) { try StepsCommand.parse(["a.csv", "--accelerometer", "b.csv", "-o", "o.csv"]) }
