@@ -35,12 +35,25 @@ struct AccelerometerReadings {
         )
     }
 
-    /// The next reading (NaN components for a row without one), nil at the end.
+    /// The next reading, nil at the end. A row whose three axis cells are all empty or `nan` has no
+    /// reading (a multi-rate recording's row of another sensor) and is passed over, as
+    /// ``IMUCSVReader/nextReadings()`` does; only some of them empty is an error naming the first
+    /// empty one; a reading with some `nan` components is returned as it is (the detector ignores
+    /// it and counts it).
     ///
     /// - Throws: ``CommandFailure`` naming file, line and column.
     mutating func next() throws -> SensorReading? {
         do throws(CSVError) {
-            guard let reading = try reader.next() else {
+            var next = try reader.next()
+            while let r = next, r.value.x.isNaN || r.value.y.isNaN || r.value.z.isNaN {
+                let empty = reader.axisColumns.filter { reader.csv.fieldIsEmpty($0) }
+                if let first = empty.first, empty.count < 3, !(r.value.x.isNaN && r.value.y.isNaN && r.value.z.isNaN) {
+                    throw .notANumber(line: reader.csv.lineNumber, column: first + 1, name: reader.csv.header[first], text: "")
+                }
+                guard r.value.x.isNaN && r.value.y.isNaN && r.value.z.isNaN else { break }
+                next = try reader.next()
+            }
+            guard let reading = next else {
                 try judge(final: true)
                 return nil
             }

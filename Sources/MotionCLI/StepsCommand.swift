@@ -12,8 +12,9 @@ struct StepsCommand: ParsableCommand {
             ignored, and an empty ax,ay,az row of a multi-rate recording has no reading), or a CSV \
             with only t,ax,ay,az; or --accelerometer with the accelerometer's own t,x,y,z file. \
             OUTPUT: one row per step, t,steps,cadence: the step's time (s), the count so far and \
-            the cadence (steps/s). It runs StepDetector in constant memory; each step is written \
-            up to 0.4 s after it happened, the first steps of a walk once their rhythm confirms it.
+            the cadence (steps/s; nan when the walk has just ended). It runs StepDetector in \
+            constant memory; each step is written about 0.5 s after it happened, the first steps of \
+            a walk once their rhythm confirms it.
 
             Unit options (--time-unit, --accel-unit, --trust-units): `motion steps --help-hidden`. \
             They and every detail: the DocC article "The motion Command-Line Tool", section "Steps".

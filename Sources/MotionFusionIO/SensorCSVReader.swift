@@ -91,6 +91,8 @@ public final class SensorCSVReader {
 
     /// The first axis column (0-based), for messages.
     public var firstAxisColumn: Int { columns[1] }
+    /// The three axis columns (0-based), x, y, z.
+    public var axisColumns: [Int] { Array(columns[1...3]) }
 
     /// The next reading, or nil at the end of the file.
     ///

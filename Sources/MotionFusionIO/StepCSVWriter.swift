@@ -3,7 +3,8 @@
 ///
 /// Columns: `t,steps,cadence`: the step's time (seconds, the recording's time base), the number of
 /// steps counted up to and including it, and the cadence when it was counted (steps per second,
-/// the inverse of the detector's step period).
+/// the inverse of the detector's step period; `nan` when the walk ended with the reading that
+/// reported the step).
 public final class StepCSVWriter {
     /// The header line, without newline.
     public static let header = "t,steps,cadence"

@@ -111,6 +111,21 @@ struct StepsCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder["c.csv"]))
     }
 
+    /// A multi-rate row with every accelerometer cell empty has no reading (no warning); a row with
+    /// only some of them empty is an error naming its line and column.
+    @Test func multiRateRows() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let input = try folder.write("multi.csv", Self.csv(gyroscope: true, emptyRowsEvery: 5))
+        let result = try StandardOutputTests.run(["steps", "multi.csv", "-o", "-"], in: folder)
+        #expect(result.status == 0 && result.error.isEmpty, "\(result.error)")
+        #expect(String(decoding: result.output, as: UTF8.self).split(separator: "\n").count == 61)
+        let partly = try folder.write("partly.csv", "t,ax,ay,az\n0,0,0,9.8\n0.01,0.1,,9.8\n")
+        let message = try #require(Self.run(["steps", partly, "-o", folder["out.csv"]]))
+        #expect(message.contains("line 3") && message.contains("column 3"), "\(message)")
+        _ = input
+    }
+
     /// INPUT and --accelerometer together, or neither, are refused.
     @Test func needsOneInput() {
         #expect(throws: (any Error).self) { try StepsCommand.parse(["a.csv", "--accelerometer", "b.csv", "-o", "o.csv"]) }

@@ -35,8 +35,11 @@ import RealModule
 /// under 10 ms.
 ///
 /// **What it costs.** No allocation after `init`, nothing from Foundation; it runs in Embedded
-/// Swift. Steps are reported up to `longest merge window` (0.4 s) after they happen, the first steps
-/// of a walk when the rhythm is confirmed.
+/// Swift. A step is reported when its merge window has passed: up to the window (0.4 s) + 2τ
+/// (0.09 s) + one sample after it happened. The first steps of a walk come when the rhythm is
+/// confirmed; a step filled in a gap comes with the step after it (about a period later); when a
+/// period is halved, only the latest interval's middle step is added (the three before it, which
+/// voted, are not counted).
 ///
 /// **Bad input.** A reading with a NaN or infinite component, or a timestamp that is not finite or
 /// does not advance, is ignored. A gap in the timestamps longer than
@@ -139,14 +142,17 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
     /// The settings; they may be changed between updates.
     ///
     /// Each value outside its valid range (see ``Settings-swift.struct``) is moved into it when the
-    /// settings are set, here and in ``init(settings:)``, never per sample: a negative value becomes
-    /// 0 (or the lower end), NaN or +∞ the default, `stepsToStart` is clamped to 2…8, and
-    /// `longestStep` is raised to `shortestStep` if it is shorter. Call
+    /// settings are set, here and in ``init(settings:)``, never per sample: a value beyond a closed
+    /// end of its range becomes that end (a negative threshold 0, a share above 1 1); one beyond or
+    /// at an open end (0 or less where the range is > 0, +∞) and NaN become the default;
+    /// `stepsToStart` is clamped to 2…8, and `longestStep` is raised to `shortestStep` if it is
+    /// shorter. A change takes effect at the next update. Call
     /// ``Settings-swift.struct/validate()`` to refuse such settings instead.
     public var settings: Settings {
         didSet {
             settings = settings.clamped()
             stopAfter = Double(settings.stopAfter)
+            cachedStep = -1  // the time constants may have changed: the next sample recomputes the gains
             refreshDeadlines()
         }
     }
@@ -276,7 +282,11 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
         meanSquare = meanSquare * keeps.z + y * y * gains.z
 
         if t > candidateDeadline { decideCandidate() }
-        if t > walkDeadline { endWalk() }
+        if t > walkDeadline {
+            // A candidate found before the walk's deadline is a step of the walk: decided now.
+            if hasCandidate && candidateTime <= walkDeadline { decideCandidate() }
+            if t > walkDeadline { endWalk() }
+        }
         push(t, y)
         if history == 3 { look() }
         return reported.count
@@ -453,7 +463,7 @@ public struct StepDetector<Scalar: FusionScalar>: Sendable {
         pending.append(t)
         let needed = settings.stepsToStart
         guard pending.count >= needed else { return }
-        if pending.count > needed { pending.removeFirst() }
+        while pending.count > needed { pending.removeFirst() }  // stepsToStart lowered meanwhile
         var shortest = Double.infinity
         var longest = 0.0
         for k in 1..<pending.count {
