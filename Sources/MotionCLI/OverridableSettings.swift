@@ -11,3 +11,4 @@ extension MadgwickFilter.Settings: OverridableSettings {}
 extension MahonyFilter.Settings: OverridableSettings {}
 extension ComplementaryFilter.Settings: OverridableSettings {}
 extension StepDetector.Settings: OverridableSettings {}
+extension ActivityClassifier.Settings: OverridableSettings {}

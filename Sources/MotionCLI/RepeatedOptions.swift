@@ -18,6 +18,7 @@ enum RepeatedOptions {
         "device-motion": ["calibration"],
         "bench": ["filter", "streams"],
         "steps": ["set"],
+        "activity": ["set"],
     ]
 
     /// Long names that name the same option as another (a flag's `--no-` form, a second name),
