@@ -55,7 +55,7 @@ import MotionFusionIO
 public final class MotionManager: @unchecked Sendable {
     // @unchecked Sendable, and why it is sound:
     // - Every `var` stored property below (the four services, `processor`, `recorder`,
-    //   `processorRequest`, `recordingFailureHandler`, `recordingFailure`, `running`,
+    //   `processorRequest`, `recordingFailureHandler`, `recordingFailure`, `monitorDemand`, `running`,
     //   `workerAlive`, `ended`, `samples`, `lastAccelerometerReading`, `lastMagnetometerReading`,
     //   `sourceError`, `startError`, `referenceFrame`,
     //   `defaultDeclination`, `showsMovementDisplay`, `learnedCalibrator`) is read and written only inside
@@ -166,6 +166,11 @@ public final class MotionManager: @unchecked Sendable {
     private var recorder: MotionRecorder?
     private var recordingFailureHandler: (@Sendable (RecorderError) -> Void)?
     private var recordingFailure: RecorderError?
+    /// How many pedometer and activity updates keep the worker running.
+    private var monitorDemand = 0
+    /// The activity classifier run on every sample the worker takes, for ``Pedometer`` and
+    /// ``MotionActivityManager`` (thread-safe on its own).
+    let activityMonitor = ActivityMonitor()
     private var running = false
     private var workerAlive = false
     private var ended = false
@@ -680,7 +685,18 @@ public final class MotionManager: @unchecked Sendable {
     }
 
     private var anyActive: Bool {
-        accelerometer.active || gyro.active || magnetometer.active || deviceMotionService.active
+        accelerometer.active || gyro.active || magnetometer.active || deviceMotionService.active || monitorDemand > 0
+    }
+
+    /// A pedometer's or activity manager's updates start: the worker runs until they stop.
+    func startMonitoring() { start { $0.monitorDemand += 1 } }
+
+    /// They stop; the worker stops when nothing else needs it.
+    func stopMonitoring() {
+        lock.withLock {
+            monitorDemand = Swift.max(monitorDemand - 1, 0)
+            if !anyActive { running = false }
+        }
     }
 
     /// The worker's loop: takes a sample without holding the manager, then hands it over.
@@ -713,6 +729,7 @@ public final class MotionManager: @unchecked Sendable {
                 workerAlive = false
                 return finishing
             }
+            activityMonitor.sourceEnded(error: failure)
             workerStopped(finishing: finishing)
             return false
         }
@@ -739,6 +756,7 @@ public final class MotionManager: @unchecked Sendable {
     /// Offers a sample to the services; with `lock` held.
     private func deliver(_ sample: SensorSample) {
         samples += 1
+        activityMonitor.observe(sample)
         let t = sample.timestamp
         // An assembled sample repeats the latest reading of a slower sensor: each reading is
         // reported once, at its own time.

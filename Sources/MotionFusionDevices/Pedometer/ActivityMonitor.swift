@@ -1,0 +1,201 @@
+import Foundation
+import MotionFusionCore
+import MotionFusionIO
+
+/// The ``ActivityClassifier`` a ``MotionManager`` runs on the accelerometer of every sample its
+/// worker takes, with the history of steps and activities that its ``Pedometer``s and
+/// ``MotionActivityManager``s read and the handlers they registered.
+///
+/// The manager calls ``observe(_:)`` on its worker thread (with its own lock held: this class never
+/// calls the manager) and ``sourceEnded(error:)`` when the source ends. Handlers are only posted to
+/// their queues, never run here.
+final class ActivityMonitor: Sendable {
+    /// The history kept: a week of the source's time, as Core Motion keeps.
+    static let historySeconds = 7 * 24 * 3600.0
+    /// Steps closer than this belong to the same walk for the active time, s.
+    static let longestActiveInterval = 2.0
+
+    /// A handler and its queue (as ``MotionManager``'s; `@unchecked` because the body is not
+    /// Sendable: it is only posted to the queue the caller chose).
+    struct Handler<Value: Sendable>: @unchecked Sendable {
+        let queue: HandlerQueue
+        let body: (Value?, (any Error)?) -> Void
+
+        func call(_ value: Value?, _ error: (any Error)?) {
+            let handler = self
+            queue.async { handler.body(value, error) }
+        }
+    }
+
+    struct PedometerUpdates {
+        /// The updates' start, on the source's clock once known (nil before the first sample).
+        var start: Date
+        var handler: Handler<PedometerData>
+    }
+
+    struct State {
+        var classifier = ActivityClassifier<Double>()
+        /// The date of the source's timestamp 0.
+        var origin: Date?
+        var stepLength = StepLengthModel()
+        var stepTimes: [Double] = []
+        /// The distance through each step, m, since the start of the history.
+        var distances: [Double] = []
+        /// The time spent walking through each step, s.
+        var activeTimes: [Double] = []
+        var activities: [ActivityReport] = []
+        var lastTime: Double?
+        var lastAccelerometerReading: Double?
+        var ended = false
+        var pedometerUpdates: [UUID: PedometerUpdates] = [:]
+        var eventHandlers: [UUID: Handler<PedometerEvent>] = [:]
+        var activityHandlers: [UUID: Handler<MotionActivity>] = [:]
+    }
+
+    let state = Lock(State())
+
+    // MARK: Fed by the manager's worker
+
+    /// Takes one sample's accelerometer reading (an assembled sample's repeated reading once).
+    func observe(_ sample: SensorSample) {
+        guard let a = sample.accelerometer else { return }
+        let t = sample.accelerometerTimestamp ?? sample.timestamp
+        state.withLock { s in
+            if let at = sample.accelerometerTimestamp {
+                guard at != s.lastAccelerometerReading else { return }
+                s.lastAccelerometerReading = at
+            }
+            guard t.isFinite else { return }
+            if s.origin == nil { s.origin = Date(timeIntervalSinceNow: -t) }
+            let wasWalking = s.classifier.steps.isWalking
+            let changed = s.classifier.update(timestamp: t, acceleration: a)
+            if let last = s.lastTime, t <= last { return }
+            s.lastTime = t
+            let origin = s.origin!
+            let newSteps = s.classifier.steps.newStepTimes
+            for step in newSteps { Self.append(step, to: &s) }
+            let walking = s.classifier.steps.isWalking
+            if wasWalking != walking {
+                let event = PedometerEvent(
+                    date: origin + (walking ? (newSteps.first ?? t) : t), type: walking ? .resume : .pause)
+                for handler in s.eventHandlers.values { handler.call(event, nil) }
+            }
+            if changed {
+                s.activities.append(s.classifier.current)
+                let activity = Self.activity(s.classifier.current, origin: origin)
+                for handler in s.activityHandlers.values { handler.call(activity, nil) }
+            }
+            if !newSteps.isEmpty || wasWalking != walking {
+                for updates in s.pedometerUpdates.values {
+                    updates.handler.call(Self.data(s, from: updates.start, to: origin + t, live: true), nil)
+                }
+            }
+            Self.forget(before: t - Self.historySeconds, in: &s)
+        }
+    }
+
+    /// The source ended (with `error` if it failed): handlers of the pedometer receive the error.
+    func sourceEnded(error: (any Error)?) {
+        state.withLock { s in
+            s.ended = true
+            guard let error else { return }
+            for updates in s.pedometerUpdates.values { updates.handler.call(nil, error) }
+            for handler in s.eventHandlers.values { handler.call(nil, error) }
+        }
+    }
+
+    // MARK: Read by pedometers and activity managers
+
+    /// What was counted from `from` to `to` (dates); `live` adds the current cadence and pace.
+    static func data(_ s: State, from: Date, to: Date, live: Bool) -> PedometerData {
+        var data = PedometerData(
+            startDate: from, endDate: to, numberOfSteps: 0, distance: 0, currentPace: nil, currentCadence: nil,
+            averageActivePace: nil)
+        guard let origin = s.origin else { return data }
+        let t0 = from.timeIntervalSince(origin)
+        let t1 = to.timeIntervalSince(origin)
+        let lo = s.stepTimes.partitionPoint { $0 < t0 }
+        let hi = s.stepTimes.partitionPoint { $0 <= t1 }
+        if hi > lo {
+            data.numberOfSteps = hi - lo
+            let distance = s.distances[hi - 1] - (lo > 0 ? s.distances[lo - 1] : 0)
+            let active = s.activeTimes[hi - 1] - s.activeTimes[lo]
+            data.distance = distance
+            if active > 0 && distance > 0 { data.averageActivePace = active / distance }
+        }
+        if live, let cadence = s.classifier.steps.cadence {
+            data.currentCadence = cadence
+            data.currentPace = 1 / (cadence * s.stepLength.length)
+        }
+        return data
+    }
+
+    /// The activities from `from` to `to`: each run of reports of one kind as one activity (its
+    /// latest confidence), the first possibly starting before `from`.
+    static func activities(_ s: State, from: Date, to: Date) -> [MotionActivity] {
+        guard let origin = s.origin else { return [] }
+        let t0 = from.timeIntervalSince(origin)
+        let t1 = to.timeIntervalSince(origin)
+        var merged: [ActivityReport] = []
+        for report in s.activities {
+            if let last = merged.last, last.kind == report.kind {
+                merged[merged.count - 1].confidence = report.confidence
+                merged[merged.count - 1].reportTime = report.reportTime
+            } else {
+                merged.append(report)
+            }
+        }
+        var result: [MotionActivity] = []
+        for (k, report) in merged.enumerated() where report.startTime <= t1 {
+            let end = k + 1 < merged.count ? merged[k + 1].startTime : .infinity
+            if end > t0 { result.append(activity(report, origin: origin)) }
+        }
+        return result
+    }
+
+    static func activity(_ report: ActivityReport, origin: Date) -> MotionActivity {
+        MotionActivity(
+            kind: report.kind, confidence: report.confidence, startDate: origin + report.startTime,
+            timestamp: report.reportTime)
+    }
+
+    // MARK: Private
+
+    private static func append(_ step: Double, to s: inout State) {
+        let length = s.stepLength.length
+        let previous = s.stepTimes.last
+        let interval = previous.map { step - $0 } ?? .infinity
+        let active = interval > 0 && interval <= longestActiveInterval ? interval : 0
+        s.distances.append((s.distances.last ?? 0) + length)
+        s.activeTimes.append((s.activeTimes.last ?? 0) + active)
+        s.stepTimes.append(step)
+    }
+
+    /// Drops what is older than `limit` (in chunks: an hour past the week at a time).
+    private static func forget(before limit: Double, in s: inout State) {
+        if let first = s.stepTimes.first, first < limit - 3600 {
+            let n = s.stepTimes.partitionPoint { $0 < limit }
+            s.stepTimes.removeFirst(n)
+            s.distances.removeFirst(n)
+            s.activeTimes.removeFirst(n)
+        }
+        if s.activities.count > 1, s.activities[1].startTime < limit - 3600 {
+            let n = s.activities.partitionPoint { $0.startTime < limit } - 1
+            if n > 0 { s.activities.removeFirst(n) }
+        }
+    }
+}
+
+extension Array {
+    /// The number of leading elements for which `before` holds, in an array partitioned by it (all
+    /// elements for which it holds come first): a binary search.
+    func partitionPoint(_ before: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if before(self[mid]) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}

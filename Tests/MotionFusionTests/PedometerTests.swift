@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import MotionFusion
+@testable import MotionFusionCore
+@testable import MotionFusionDevices
+@testable import MotionFusionIO
+@testable import MotionFusionSimulation
+
+/// The pedometer and the activity manager over a walk whose steps are known (``SyntheticWalk``: a
+/// second at rest, 40 steps 0.55 s apart, three seconds at rest), replayed as fast as possible.
+@Suite("Pedometer and motion activity")
+struct PedometerTests {
+    static let walk = SyntheticWalk(rate: 100, count: 40, period: 0.55, amplitude: 3)
+    static let origin = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func recording() -> IMURecording {
+        var recording = IMURecording()
+        recording.timestamps = walk.timestamps
+        recording.accelerometer = walk.readings
+        recording.gyroscope = Array(repeating: .zero, count: walk.timestamps.count)
+        return recording
+    }
+
+    /// Waits until the handlers posted to a pedometer's queue so far have run (a query's handler
+    /// runs after them, on the same serial queue).
+    static func drain(_ pedometer: Pedometer) {
+        let done = DispatchSemaphore(value: 0)
+        pedometer.queryPedometerData(from: origin, to: origin) { _, _ in done.signal() }
+        done.wait()
+    }
+
+    @Test func countsDistanceCadenceAndEvents() throws {
+        let source = GatedSource(Self.recording())
+        let pedometer = Pedometer(manager: MotionManager(source: source), timestampOrigin: Self.origin)
+        let updates = Lock<[PedometerData]>([])
+        let events = Lock<[PedometerEvent]>([])
+        pedometer.startUpdates(from: Self.origin) { data, error in
+            #expect(error == nil)
+            if let data { updates.withLock { $0.append(data) } }
+        }
+        pedometer.startEventUpdates { event, error in
+            #expect(error == nil)
+            if let event { events.withLock { $0.append(event) } }
+        }
+        source.open()
+        pedometer.manager.waitUntilFinished()
+        Self.drain(pedometer)
+
+        let steps = Self.walk.steps
+        let length = 0.415 * 1.70
+        let all = updates.withLock { $0 }
+        let last = try #require(all.last)
+        #expect(last.numberOfSteps == steps.count)
+        #expect(abs(last.distance! - Double(steps.count) * length) < 1e-9)
+        #expect(last.floorsAscended == nil && last.floorsDescended == nil)
+        #expect(last.startDate == Self.origin)
+        #expect(zip(all, all.dropFirst()).allSatisfy { $0.numberOfSteps <= $1.numberOfSteps && $0.endDate <= $1.endDate })
+        // Mid-walk: the cadence is the walk's (1 / 0.55 s ± 3 %) and the pace 1 / (cadence × length).
+        let middle = try #require(all.first { $0.numberOfSteps >= 20 })
+        let cadence = try #require(middle.currentCadence)
+        #expect(abs(cadence * 0.55 - 1) < 0.05, "cadence \(cadence)")
+        #expect(abs(middle.currentPace! - 1 / (cadence * length)) < 1e-12)
+        // The walk's active time over its distance: (last − first step) / (40 steps × length).
+        let average = try #require(last.averageActivePace)
+        #expect(abs(average - (steps.last! - steps[0]) / (Double(steps.count) * length)) < 0.02 * average)
+
+        let e = events.withLock { $0 }
+        #expect(e.map(\.type) == [.resume, .pause])
+        #expect(abs(e[0].date.timeIntervalSince(Self.origin) - steps[0]) < 0.1)
+        let pause = e[1].date.timeIntervalSince(Self.origin)
+        #expect(pause > steps.last! + 1.9 && pause < steps.last! + 2.2, "paused at \(pause)")
+
+        // History: steps 10…19, and a query that is backwards.
+        let found = Lock<[PedometerData]>([])
+        let failure = Lock<[any Error]>([])
+        pedometer.queryPedometerData(from: Self.origin + steps[10] - 0.1, to: Self.origin + steps[19] + 0.1) { data, _ in
+            if let data { found.withLock { $0.append(data) } }
+        }
+        pedometer.queryPedometerData(from: Self.origin + 5, to: Self.origin) { data, error in
+            #expect(data == nil)
+            if let error { failure.withLock { $0.append(error) } }
+        }
+        Self.drain(pedometer)
+        let ten = try #require(found.withLock { $0.first })
+        #expect(ten.numberOfSteps == 10 && abs(ten.distance! - 10 * length) < 1e-9)
+        #expect(ten.currentCadence == nil && ten.currentPace == nil)
+        let error = try #require(failure.withLock { $0.first } as? MotionHistoryError)
+        #expect(error == .invalidInterval(from: Self.origin + 5, to: Self.origin))
+        // A step length of the user's own.
+        pedometer.stepLength = StepLengthModel(stepLength: 0.8)
+        #expect(pedometer.stepLength.length == 0.8)
+        #expect(StepLengthModel(height: 1.9).length == 0.415 * 1.9)
+        #expect(StepLengthModel(height: .nan, stepLength: 7).length == 0.415 * 1.70)
+    }
+
+    @Test func activityUpdatesAndHistory() throws {
+        let source = GatedSource(Self.recording())
+        let manager = MotionManager(source: source)
+        let activities = MotionActivityManager(manager: manager, timestampOrigin: Self.origin)
+        let pedometer = Pedometer(manager: manager)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let seen = Lock<[MotionActivity]>([])
+        activities.startActivityUpdates(to: queue) { activity in
+            if let activity { seen.withLock { $0.append(activity) } }
+        }
+        source.open()
+        manager.waitUntilFinished()
+        queue.waitUntilAllOperationsAreFinished()
+        let steps = Self.walk.steps
+        let live = seen.withLock { $0 }
+        // (The second at rest before the walk is just too short to be stationary: `stillDuration`.)
+        #expect(live.map(\.kind) == [.unknown, .walking, .walking, .stationary], "\(live.map(\.kind))")
+        #expect(live.map(\.confidence) == [.low, .medium, .high, .medium])
+        #expect(live.allSatisfy { !$0.automotive && !$0.cycling })
+        #expect(live.allSatisfy { [$0.stationary, $0.walking, $0.running, $0.unknown].filter { $0 }.count == 1 })
+        let walking = live[1]
+        #expect(abs(walking.startDate.timeIntervalSince(Self.origin) - steps[0]) < 0.1)
+        #expect(abs(walking.timestamp - (steps[0] + 2)) < 0.1)
+        #expect(live[0].startDate == Self.origin && live[0].timestamp == 0)
+
+        // The history as one activity per kind, the walk with its final confidence.
+        let history = Lock<[[MotionActivity]]>([])
+        activities.queryActivityStarting(from: Self.origin + steps[5], to: Self.origin + steps.last! + 2.5, to: queue) { list, error in
+            #expect(error == nil)
+            if let list { history.withLock { $0.append(list) } }
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        let list = try #require(history.withLock { $0.first })
+        #expect(list.map(\.kind) == [.walking, .stationary])
+        #expect(list[0].confidence == .high && list[0].startDate == walking.startDate)
+        // The pedometer shares the manager's classifier: the same steps.
+        let counted = Lock<Int>(-1)
+        pedometer.queryPedometerData(from: Self.origin, to: Self.origin + 100) { data, _ in counted.withLock { $0 = data!.numberOfSteps } }
+        Self.drain(pedometer)
+        #expect(counted.withLock { $0 } == steps.count)
+        #expect(MotionActivityManager.isActivityAvailable() && MotionActivityManager.authorizationStatus() == .authorized)
+        #expect(Pedometer.isStepCountingAvailable() && !Pedometer.isFloorCountingAvailable())
+    }
+
+    /// Updates keep the manager's worker running, and stopping the last of them stops it.
+    @Test func updatesKeepTheWorkerRunning() throws {
+        let manager = MotionManager(source: RecordingSource(Self.recording(), pacing: .realTime(speed: 1)))
+        let pedometer = Pedometer(manager: manager)
+        pedometer.startEventUpdates { _, _ in }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(manager.sampleCount > 0 && !manager.hasEnded)
+        pedometer.stopEventUpdates()
+        manager.waitUntilFinished()
+        let stopped = manager.sampleCount
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(manager.sampleCount <= stopped + 1 && !manager.hasEnded)
+    }
+}
