@@ -5,7 +5,9 @@
 //
 // It is a separate module so that on Apple platforms it never clashes with the real Core Motion:
 // code that imports MotionFusion alone sees none of these names. Everything here is a typealias, or
-// an extension that only adds a Core Motion spelling; the behaviour is MotionFusion's (see the
-// article "Device Motion for Core Motion Users" for every member and its differences).
+// an extension that only adds a Core Motion spelling — but for `CMPedometer` and `CMPedometerData`
+// (CoreMotionPedometerNames.swift), a thin class over ``Pedometer`` for Core Motion's `NSNumber`s;
+// the behaviour is MotionFusion's (see the articles "Device Motion for Core Motion Users" and
+// "Pedometer and Activity").
 
 @_exported import MotionFusion
