@@ -32,6 +32,7 @@ struct OutputCommand: Sendable, CustomTestStringConvertible {
         OutputCommand(name: "device-motion") { ["device-motion", $0, "-o", $1] },
         OutputCommand(name: "events") { ["events", $0, "-o", $1] },
         OutputCommand(name: "steps") { ["steps", $0, "-o", $1] },
+        OutputCommand(name: "activity") { ["activity", $0, "-o", $1] },
         OutputCommand(name: "simulate -o", readsInput: false) { _, output in ["simulate", "gestures", "-o", output, "--rate", "20"] },
         OutputCommand(name: "simulate --schedule", readsInput: false) { input, output in
             ["simulate", "gestures", "-o", input + ".simulated.csv", "--schedule", output, "--rate", "20"]

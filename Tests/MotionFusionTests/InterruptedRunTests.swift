@@ -17,7 +17,7 @@ import Testing
 /// whose mask a child inherits, may block them).
 @Suite("Interrupted runs")
 struct InterruptedRunTests {
-    @Test(arguments: ["fuse", "device-motion", "events", "steps"])
+    @Test(arguments: ["fuse", "device-motion", "events", "steps", "activity"])
     func aSignalRemovesTheTemporaryFile(command: String) throws {
         let folder = try Folder()
         defer { folder.remove() }

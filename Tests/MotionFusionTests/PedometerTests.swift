@@ -153,3 +153,38 @@ struct PedometerTests {
         #expect(manager.sampleCount <= stopped + 1 && !manager.hasEnded)
     }
 }
+
+/// The example of the Pedometer and Activity article, compiled and run here; the article must show
+/// it unchanged.
+@Suite("Pedometer and Activity article")
+struct PedometerArticleTests {
+    @Test func exampleRunsAndIsInTheArticle() throws {
+        let recording = PedometerTests.recording()
+        let printed = Lock<[String]>([])
+        @Sendable func print(_ items: Any...) { printed.withLock { $0.append(items.map { "\($0)" }.joined(separator: " ")) } }
+        // The article's snippet, from here…
+        let pedometer = Pedometer(source: RecordingSource(recording, pacing: .realTime(speed: 10)))  // IIOSource on a device
+        pedometer.startUpdates(from: Date()) { data, error in
+            guard let data else { return }
+            print(data.numberOfSteps, "steps,", data.distance ?? 0, "m, cadence", data.currentCadence ?? 0)
+        }
+        let activities = MotionActivityManager(manager: pedometer.manager)
+        activities.startActivityUpdates(to: OperationQueue()) { activity in
+            if let activity { print(activity.kind, activity.confidence, activity.startDate) }
+        }
+        pedometer.manager.waitUntilFinished()
+        // … to here.
+        PedometerTests.drain(pedometer)
+        let lines = printed.withLock { $0 }
+        #expect(lines.contains { $0.hasPrefix("40 steps, ") })
+        #expect(lines.contains { $0.hasPrefix("walking medium ") } && lines.contains { $0.hasPrefix("walking high ") })
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let start = try #require(source.range(of: "        // The article's snippet, from here…\n"))
+        let end = try #require(source.range(of: "        // … to here.\n"))
+        let snippet = source[start.upperBound..<end.lowerBound].split(separator: "\n").map { $0.dropFirst(8) }
+            .joined(separator: "\n")
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/MotionFusion/MotionFusion.docc/PedometerAndActivity.md")
+        #expect(try String(contentsOf: article, encoding: .utf8).contains("```swift\n" + snippet + "\n```"))
+    }
+}
