@@ -38,7 +38,7 @@ struct ActivityCommand: ParsableCommand {
     @Option(
         name: .customLong("set"),
         help: ArgumentHelp(
-            "Set a setting of the classifier (ActivityClassifier.Settings: runningCadence, runningImpact, runningExitFraction, stillAcceleration, stillDuration, confidentAfter), in SI units; repeatable.",
+            "Set a setting of the classifier (ActivityClassifier.Settings: runningCadence, runningImpact, stillDuration, minimumWalk, …; steps.NAME for the step detector's), in SI units; repeatable.",
             valueName: "name=value"))
     var settingOverrides: [String] = []
 

@@ -47,27 +47,42 @@ enum SettingsOverrides {
             guard parts.count == 2 else { throw fail("expected name=value, got '\(item)'") }
             let name = parts[0].trimmingCharacters(in: .whitespaces)
             let text = parts[1].trimmingCharacters(in: .whitespaces)
-            guard let current = object[name] else {
-                let known = object.keys.sorted().joined(separator: ", ")
+            // A nested settings object (the activity classifier's `steps`) is reached as
+            // `steps.minimumPeak`.
+            let path = name.split(separator: ".", maxSplits: 1).map(String.init)
+            var container = object
+            var key = name
+            var nested: String?
+            if path.count == 2, let inner = object[path[0]] as? [String: Any] {
+                container = inner
+                key = path[1]
+                nested = path[0]
+            }
+            guard let current = container[key], !(current is [String: Any]) else {
+                let known = object.keys.sorted().flatMap { key -> [String] in
+                    guard let inner = object[key] as? [String: Any] else { return [key] }
+                    return inner.keys.sorted().map { key + "." + $0 }
+                }.joined(separator: ", ")
                 throw fail("the \(filter) filter has no setting '\(name)'; its settings: \(known)")
             }
             let numeric = current is NSNumber || ["inf", "-inf", "nan"].contains(current as? String)
-            if switches.contains(name) {
+            if nested == nil && switches.contains(name) {
                 guard let value = Bool(text) else { throw fail("\(name): expected true or false, got '\(text)'") }
-                object[name] = value
+                container[key] = value
             } else if numeric {
                 switch text.lowercased() {
-                case "inf", "+inf", "infinity", "+infinity": object[name] = "inf"
-                case "-inf", "-infinity": object[name] = "-inf"
+                case "inf", "+inf", "infinity", "+infinity": container[key] = "inf"
+                case "-inf", "-infinity": container[key] = "-inf"
                 default:
                     guard let value = Double(text), value.isFinite else {
                         throw fail("\(name): expected a number (or inf), got '\(text)'")
                     }
-                    object[name] = value
+                    container[key] = value
                 }
             } else {
-                object[name] = text
+                container[key] = text
             }
+            if let nested { object[nested] = container } else { object = container }
             // Decoded one override at a time, so that a value the type refuses is named.
             do {
                 _ = try decoder.decode(Settings.self, from: JSONSerialization.data(withJSONObject: object))

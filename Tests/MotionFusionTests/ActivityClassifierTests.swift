@@ -202,8 +202,8 @@ struct ActivityRealDataTests {
     }
 
     /// Walks with step truth (Oxford's foot switches, WeAllWalk's heel strikes): over all of them,
-    /// walking ≥ 85 % of the walking time (measured 0.88; most of the rest is the 1.5–2 s a walk
-    /// needs to be confirmed, and cane walkers' slow turns), running under 1 %.
+    /// walking ≥ 94 % of the walking time (measured 0.956: Oxford 0.979, WeAllWalk 0.950; most of the
+    /// rest is the 2 s before a walk is reported, and cane walkers' slow turns), running under 1 %.
     @Test func walksWithStepTruth() throws {
         var inputs: [(path: String, truth: [Double])] = []
         for name in try StepData.names(in: StepData.oxford, ending: ".accel.csv.gz") {
@@ -235,7 +235,7 @@ struct ActivityRealDataTests {
         let seconds = results.map(\.2).reduce(0, +)
         let walking = results.map(\.0).reduce(0, +) / seconds
         let running = results.map(\.1).reduce(0, +) / seconds
-        #expect(walking >= 0.85, "walking \(walking) of \(seconds) s")
+        #expect(walking >= 0.94, "walking \(walking) of \(seconds) s")
         #expect(running < 0.01, "running \(running)")
     }
 }

@@ -63,8 +63,13 @@ struct ActivityCommandTests {
         let input = try folder.write("walk.csv", StepsCommandTests.csv())
         #expect(Self.run(["activity", input, "-o", folder["run.csv"], "--set", "runningCadence=1.5", "--set", "runningImpact=0"]) == nil)
         #expect(try Self.rows(folder["run.csv"]).map(\.kind).contains("running"))
+        // The step detector's settings by `steps.NAME`: a floor above the walk's jolts, no walk.
+        #expect(Self.run(["activity", input, "-o", folder["floor.csv"], "--set", "steps.minimumPeak=5"]) == nil)
+        #expect(!(try Self.rows(folder["floor.csv"]).map(\.kind).contains("walking")))
         let unknown = try #require(Self.run(["activity", input, "-o", folder["x.csv"], "--set", "speed=1"]))
-        #expect(unknown.contains("runningCadence"), "\(unknown)")
+        #expect(unknown.contains("runningCadence") && unknown.contains("steps.minimumPeak"), "\(unknown)")
+        let outside = try #require(Self.run(["activity", input, "-o", folder["x.csv"], "--set", "steps.minimumMagnitudeShare=2"]))
+        #expect(outside.contains("minimumMagnitudeShare"), "\(outside)")
         #expect(!FileManager.default.fileExists(atPath: folder["x.csv"]))
     }
 

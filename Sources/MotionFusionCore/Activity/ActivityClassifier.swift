@@ -32,9 +32,10 @@
 /// ``Settings-swift.struct/minimumWalk`` (2 s) after it, once the step detector has confirmed it
 /// (three steps in rhythm); stillness
 /// starts when the device became still, and is reported ``Settings-swift.struct/stillDuration``
-/// later; a run starts at the reading that recognised it; a walk ends (and unknown or stationary
-/// begins) when the step detector ends it, 2 s or three step periods after the last step. Start
-/// times never go back before the previous report's start.
+/// later; a run starts at the reading that recognised it; a walk ends when the step detector ends
+/// it, 2 s or three step periods after the last step, and what follows is unknown from then, or
+/// stationary from when the device became still (which may be before the walk ended). Start times
+/// never go back before the previous report's start.
 ///
 /// **Bad input.** What the step detector ignores (a NaN or infinite value or timestamp, a timestamp
 /// that does not advance) the classifier ignores too. A gap longer than

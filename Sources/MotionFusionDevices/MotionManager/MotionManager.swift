@@ -694,6 +694,7 @@ public final class MotionManager: @unchecked Sendable {
     /// They stop; the worker stops when nothing else needs it.
     func stopMonitoring() {
         lock.withLock {
+            assert(monitorDemand > 0, "a monitoring stop without its start")
             monitorDemand = Swift.max(monitorDemand - 1, 0)
             if !anyActive { running = false }
         }

@@ -28,7 +28,7 @@ final class ActivityMonitor: Sendable {
     }
 
     struct PedometerUpdates {
-        /// The updates' start, on the source's clock once known (nil before the first sample).
+        /// The date the updates count from.
         var start: Date
         var handler: Handler<PedometerData>
     }
@@ -38,15 +38,27 @@ final class ActivityMonitor: Sendable {
         /// The date of the source's timestamp 0.
         var origin: Date?
         var stepLength = StepLengthModel()
+        /// The steps' times on the monitor's timeline (the source's timestamps plus
+        /// ``clockOffset``), oldest first.
         var stepTimes: [Double] = []
-        /// The distance through each step, m, since the start of the history.
+        /// The distance through each step, m, counted from the start (forgotten steps included).
         var distances: [Double] = []
-        /// The time spent walking through each step, s.
+        /// The distance through the last forgotten step, m.
+        var forgottenDistance = 0.0
+        /// The time spent walking through each step, s: the intervals between steps of a walk.
         var activeTimes: [Double] = []
+        /// The distance covered in those intervals through each step, m.
+        var activeDistances: [Double] = []
         var activities: [ActivityReport] = []
+        /// The latest reading's time on the monitor's timeline.
         var lastTime: Double?
         var lastAccelerometerReading: Double?
+        /// Added to the source's timestamps: grows when the source's clock restarts (see
+        /// ``ActivityMonitor/observe(_:)``), so that the timeline never goes back.
+        var clockOffset = 0.0
+        /// Set when the source ended; `endError` is its failure, if any.
         var ended = false
+        var endError: (any Error)?
         var pedometerUpdates: [UUID: PedometerUpdates] = [:]
         var eventHandlers: [UUID: Handler<PedometerEvent>] = [:]
         var activityHandlers: [UUID: Handler<MotionActivity>] = [:]
@@ -56,20 +68,37 @@ final class ActivityMonitor: Sendable {
 
     // MARK: Fed by the manager's worker
 
+    /// The longest step back in the source's timestamps that is ignored, s; a longer one (a
+    /// source whose clock restarted, a recording played again) starts a new timeline.
+    static let longestStepBack = 2.0
+
     /// Takes one sample's accelerometer reading (an assembled sample's repeated reading once).
+    ///
+    /// Readings the classifier ignores (a NaN or infinite value, a timestamp that is not finite or
+    /// not after the latest) change nothing. A timestamp more than ``longestStepBack`` before the
+    /// latest starts a new timeline: the classifier starts afresh (a walk in progress ends there,
+    /// without a pause event) and the new timeline continues from the latest date, so the history
+    /// and its dates never go back.
     func observe(_ sample: SensorSample) {
         guard let a = sample.accelerometer else { return }
-        let t = sample.accelerometerTimestamp ?? sample.timestamp
+        let raw = sample.accelerometerTimestamp ?? sample.timestamp
+        guard raw.isFinite else { return }
         state.withLock { s in
-            if let at = sample.accelerometerTimestamp {
-                guard at != s.lastAccelerometerReading else { return }
-                s.lastAccelerometerReading = at
+            // As the manager's accelerometer service: a reading repeated by an assembled sample
+            // (its accelerometerTimestamp that of the reading already taken) is taken once.
+            if sample.accelerometerTimestamp != nil && raw == s.lastAccelerometerReading { return }
+            s.lastAccelerometerReading = raw
+            var t = raw + s.clockOffset
+            if let last = s.lastTime, t < last - Self.longestStepBack {
+                s.clockOffset += last - t
+                t = raw + s.clockOffset
+                s.classifier.reset()
             }
-            guard t.isFinite else { return }
             if s.origin == nil { s.origin = Date(timeIntervalSinceNow: -t) }
+            let ignored = s.classifier.steps.ignoredReadings
             let wasWalking = s.classifier.steps.isWalking
             let changed = s.classifier.update(timestamp: t, acceleration: a)
-            if let last = s.lastTime, t <= last { return }
+            guard s.classifier.steps.ignoredReadings == ignored else { return }
             s.lastTime = t
             let origin = s.origin!
             let newSteps = s.classifier.steps.newStepTimes
@@ -98,6 +127,7 @@ final class ActivityMonitor: Sendable {
     func sourceEnded(error: (any Error)?) {
         state.withLock { s in
             s.ended = true
+            s.endError = error
             guard let error else { return }
             for updates in s.pedometerUpdates.values { updates.handler.call(nil, error) }
             for handler in s.eventHandlers.values { handler.call(nil, error) }
@@ -118,10 +148,12 @@ final class ActivityMonitor: Sendable {
         let hi = s.stepTimes.partitionPoint { $0 <= t1 }
         if hi > lo {
             data.numberOfSteps = hi - lo
-            let distance = s.distances[hi - 1] - (lo > 0 ? s.distances[lo - 1] : 0)
+            data.distance = s.distances[hi - 1] - (lo > 0 ? s.distances[lo - 1] : s.forgottenDistance)
+            // The intervals that end at steps lo+1 … hi−1 (the first step's interval began before
+            // `from`), and the distance covered in them.
             let active = s.activeTimes[hi - 1] - s.activeTimes[lo]
-            data.distance = distance
-            if active > 0 && distance > 0 { data.averageActivePace = active / distance }
+            let covered = s.activeDistances[hi - 1] - s.activeDistances[lo]
+            if active > 0 && covered > 0 { data.averageActivePace = active / covered }
         }
         if live, let cadence = s.classifier.steps.cadence {
             data.currentCadence = cadence
@@ -161,23 +193,26 @@ final class ActivityMonitor: Sendable {
 
     // MARK: Private
 
-    private static func append(_ step: Double, to s: inout State) {
+    static func append(_ step: Double, to s: inout State) {
         let length = s.stepLength.length
         let previous = s.stepTimes.last
         let interval = previous.map { step - $0 } ?? .infinity
-        let active = interval > 0 && interval <= longestActiveInterval ? interval : 0
-        s.distances.append((s.distances.last ?? 0) + length)
-        s.activeTimes.append((s.activeTimes.last ?? 0) + active)
+        let active = interval > 0 && interval <= longestActiveInterval
+        s.distances.append((s.distances.last ?? s.forgottenDistance) + length)
+        s.activeTimes.append((s.activeTimes.last ?? 0) + (active ? interval : 0))
+        s.activeDistances.append((s.activeDistances.last ?? 0) + (active ? length : 0))
         s.stepTimes.append(step)
     }
 
     /// Drops what is older than `limit` (in chunks: an hour past the week at a time).
-    private static func forget(before limit: Double, in s: inout State) {
+    static func forget(before limit: Double, in s: inout State) {
         if let first = s.stepTimes.first, first < limit - 3600 {
             let n = s.stepTimes.partitionPoint { $0 < limit }
+            s.forgottenDistance = s.distances[n - 1]
             s.stepTimes.removeFirst(n)
             s.distances.removeFirst(n)
             s.activeTimes.removeFirst(n)
+            s.activeDistances.removeFirst(n)
         }
         if s.activities.count > 1, s.activities[1].startTime < limit - 3600 {
             let n = s.activities.partitionPoint { $0.startTime < limit } - 1

@@ -42,24 +42,36 @@ public final class MotionActivityManager: Sendable {
     /// Delivers the current activity first (once a sample has been seen), then each change of the
     /// activity or its confidence, on `queue`. Replaces the updates already running.
     public func startActivityUpdates(to queue: OperationQueue, withHandler handler: @escaping Handler) {
-        stopActivityUpdates()
-        let id = UUID()
         let handler = ActivityMonitor.Handler<MotionActivity>(queue: HandlerQueue(queue)) { activity, _ in handler(activity) }
-        manager.activityMonitor.state.withLock { s in
-            s.activityHandlers[id] = handler
-            if let origin = s.origin, s.lastTime != nil {
-                handler.call(ActivityMonitor.activity(s.classifier.current, origin: origin), nil)
+        let replaced = subscription.withLock { id in
+            // One critical section for the swap (subscription → monitor → manager).
+            let old = id
+            let new = UUID()
+            id = new
+            let replaced = manager.activityMonitor.state.withLock { s in
+                s.activityHandlers[new] = handler
+                if let origin = s.origin, s.lastTime != nil {
+                    handler.call(ActivityMonitor.activity(s.classifier.current, origin: origin), nil)
+                }
+                return old.flatMap { s.activityHandlers.removeValue(forKey: $0) }
             }
+            if old == nil { manager.startMonitoring() }
+            return replaced
         }
-        subscription.withLock { $0 = id }
-        manager.startMonitoring()
+        // The replaced handler (and what it holds) is released here, outside every lock.
+        _ = replaced
     }
 
     /// Stops the updates.
     public func stopActivityUpdates() {
-        guard let id = subscription.withLock({ s -> UUID? in defer { s = nil }; return s }) else { return }
-        manager.activityMonitor.state.withLock { _ = $0.activityHandlers.removeValue(forKey: id) }
-        manager.stopMonitoring()
+        let removed = subscription.withLock { id -> ActivityMonitor.Handler<MotionActivity>? in
+            guard let old = id else { return nil }
+            id = nil
+            let removed = manager.activityMonitor.state.withLock { $0.activityHandlers.removeValue(forKey: old) }
+            manager.stopMonitoring()
+            return removed
+        }
+        _ = removed
     }
 
     /// Delivers once, on `queue`, the activities between `start` and `end` (each the last report of

@@ -19,7 +19,12 @@ import MotionFusionIO
 ///
 /// **Handlers** run on the pedometer's own serial queue, one at a time, in order, as Core Motion's
 /// do: dispatch to the main queue from them to update a user interface. A source that fails reaches
-/// the update and event handlers once with its error.
+/// the update and event handlers once with its error (handlers started after the failure, at their
+/// start).
+///
+/// **Timestamps** that go back by up to 2 s are ignored (as ``StepDetector`` ignores them); a
+/// longer step back — a source whose clock restarted, a recording played again — starts a new
+/// timeline that continues from the latest date, the step count starting afresh from there.
 ///
 /// **Distance** is the steps times ``stepLength``'s length (see ``StepLengthModel`` for the model
 /// and its accuracy). Floors are not counted (no barometer): their fields are nil.
@@ -75,21 +80,38 @@ public final class Pedometer: Sendable {
 
     /// Delivers, at every step counted and when a walk starts or stops, what was counted from
     /// `start` (which may be in the past: the steps since then are included) to the latest sample,
-    /// with the current cadence and pace. Replaces the updates already running.
+    /// with the current cadence and pace. Replaces the updates already running. If the source has
+    /// already failed, the handler receives its error once.
     public func startUpdates(from start: Date, withHandler handler: @escaping Handler) {
-        stopUpdates()
-        let id = UUID()
         let updates = ActivityMonitor.PedometerUpdates(start: start, handler: .init(queue: queue, body: handler))
-        manager.activityMonitor.state.withLock { $0.pedometerUpdates[id] = updates }
-        subscriptions.withLock { $0.updates = id }
-        manager.startMonitoring()
+        let replaced = subscriptions.withLock { s in
+            // One critical section for the swap (subscriptions → monitor → manager), so that
+            // concurrent starts and stops leave one registration and the right demand.
+            let id = UUID()
+            let old = s.updates
+            s.updates = id
+            let replaced = manager.activityMonitor.state.withLock { state in
+                state.pedometerUpdates[id] = updates
+                if let error = state.endError { updates.handler.call(nil, error) }
+                return old.flatMap { state.pedometerUpdates.removeValue(forKey: $0) }
+            }
+            if old == nil { manager.startMonitoring() }
+            return replaced
+        }
+        // The replaced handler (and what it holds) is released here, outside every lock.
+        _ = replaced
     }
 
     /// Stops the updates.
     public func stopUpdates() {
-        guard let id = subscriptions.withLock({ s -> UUID? in defer { s.updates = nil }; return s.updates }) else { return }
-        manager.activityMonitor.state.withLock { _ = $0.pedometerUpdates.removeValue(forKey: id) }
-        manager.stopMonitoring()
+        let removed = subscriptions.withLock { s -> ActivityMonitor.PedometerUpdates? in
+            guard let id = s.updates else { return nil }
+            s.updates = nil
+            let removed = manager.activityMonitor.state.withLock { $0.pedometerUpdates.removeValue(forKey: id) }
+            manager.stopMonitoring()
+            return removed
+        }
+        _ = removed
     }
 
     /// Delivers once what was counted from `start` to `end`, over the history the manager has seen
@@ -103,21 +125,35 @@ public final class Pedometer: Sendable {
     }
 
     /// Delivers a ``PedometerEvent`` when a walk (or run) resumes or pauses. Replaces the event
-    /// updates already running.
+    /// updates already running. If the source has already failed, the handler receives its error
+    /// once.
     public func startEventUpdates(handler: @escaping EventHandler) {
-        stopEventUpdates()
-        let id = UUID()
         let handler = ActivityMonitor.Handler(queue: queue, body: handler)
-        manager.activityMonitor.state.withLock { $0.eventHandlers[id] = handler }
-        subscriptions.withLock { $0.events = id }
-        manager.startMonitoring()
+        let replaced = subscriptions.withLock { s in
+            let id = UUID()
+            let old = s.events
+            s.events = id
+            let replaced = manager.activityMonitor.state.withLock { state in
+                state.eventHandlers[id] = handler
+                if let error = state.endError { handler.call(nil, error) }
+                return old.flatMap { state.eventHandlers.removeValue(forKey: $0) }
+            }
+            if old == nil { manager.startMonitoring() }
+            return replaced
+        }
+        _ = replaced
     }
 
     /// Stops the event updates.
     public func stopEventUpdates() {
-        guard let id = subscriptions.withLock({ s -> UUID? in defer { s.events = nil }; return s.events }) else { return }
-        manager.activityMonitor.state.withLock { _ = $0.eventHandlers.removeValue(forKey: id) }
-        manager.stopMonitoring()
+        let removed = subscriptions.withLock { s -> ActivityMonitor.Handler<PedometerEvent>? in
+            guard let id = s.events else { return nil }
+            s.events = nil
+            let removed = manager.activityMonitor.state.withLock { $0.eventHandlers.removeValue(forKey: id) }
+            manager.stopMonitoring()
+            return removed
+        }
+        _ = removed
     }
 
     deinit {
