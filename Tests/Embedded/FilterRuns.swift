@@ -206,3 +206,55 @@ public func stepsRead(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ q: U
 public func stepsTrace(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ out: UnsafeMutablePointer<Float>) {
     steps(s, n, dt, out, 2)
 }
+
+// The activity classifier (ActivityClassifier, with its step detector), as `steps` runs the step
+// detector: `run` and `read` on the samples as they are, `read` also reading the activity and its
+// confidence after every update; `trace` with the same jolts, writing per sample the step count,
+// the activity, its confidence and the activity's start time.
+@inline(__always)
+func activity(
+    _ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ out: UnsafeMutablePointer<Float>, _ mode: Int
+) {
+    var classifier = ActivityClassifier<Float>()
+    var p = s
+    for i in 0..<Int(n) {
+        var a = SIMD3(p[3], p[4], p[5])
+        if mode == 2 {
+            let phase = i % 157
+            if phase < 28 { a *= 1 + 0.3 * (1 - Float(abs(phase - 14)) / 14) }
+        }
+        classifier.update(timestamp: Double(i) * Double(dt), acceleration: a)
+        if mode == 1 {
+            out[0] = Float(classifier.current.kind.rawValue)
+            out[1] = Float(classifier.current.confidence.rawValue)
+        } else if mode == 2 {
+            let o = out + 4 * i
+            o[0] = Float(classifier.steps.stepCount)
+            o[1] = Float(classifier.current.kind.rawValue)
+            o[2] = Float(classifier.current.confidence.rawValue)
+            o[3] = Float(classifier.current.startTime)
+        }
+        p += 9
+    }
+    if mode != 2 {
+        out[0] = Float(classifier.steps.stepCount)
+        out[1] = Float(classifier.current.kind.rawValue)
+        out[2] = Float(classifier.current.confidence.rawValue)
+        out[3] = Float(classifier.current.startTime)
+    }
+}
+
+@_cdecl("mf_activity_run")
+public func activityRun(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ q: UnsafeMutablePointer<Float>) {
+    activity(s, n, dt, q, 0)
+}
+
+@_cdecl("mf_activity_read")
+public func activityRead(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ q: UnsafeMutablePointer<Float>) {
+    activity(s, n, dt, q, 1)
+}
+
+@_cdecl("mf_activity_trace")
+public func activityTrace(_ s: UnsafePointer<Float>, _ n: Int32, _ dt: Float, _ out: UnsafeMutablePointer<Float>) {
+    activity(s, n, dt, out, 2)
+}

@@ -3,7 +3,9 @@
 //   MF_FILTER  MF_NONE (the baseline: no filter), MF_DEFAULT (InertialFrameFilter), MF_MADGWICK,
 //              MF_COMPLEMENTARY, MF_CALIBRATED (the default filter behind the online magnetometer
 //              calibration), MF_STEPS (StepDetector: the four values are the count, the last step's
-//              time, the cadence and whether walking; these five from FilterRuns.swift) or MF_FUSION
+//              time, the cadence and whether walking), MF_ACTIVITY (ActivityClassifier: the step
+//              count, the activity, its confidence and its start time; these six from
+//              FilterRuns.swift) or MF_FUSION
 //              (x-io Fusion's C AHRS)
 //   MF_READ    time the run with the quaternion read after every update (as an application does)
 //   MF_TRACE   print every output quaternion (bit patterns in hex) instead of timing the run
@@ -25,6 +27,7 @@
 #define MF_FUSION 4
 #define MF_CALIBRATED 5
 #define MF_STEPS 6
+#define MF_ACTIVITY 7
 
 #if MF_FILTER == MF_FUSION
 #define MF_FUSION_UNITS 1  // samples.h: gyroscope in °/s, accelerometer in g, as Fusion expects
@@ -105,8 +108,11 @@ __attribute__((noinline)) static void fusion_run(const float *s, int32_t n, floa
 #elif MF_FILTER == MF_STEPS
 #define MF_NAME "steps"
 #define MF_SWIFT(kind) mf_steps_##kind
+#elif MF_FILTER == MF_ACTIVITY
+#define MF_NAME "activity"
+#define MF_SWIFT(kind) mf_activity_##kind
 #else
-#error "MF_FILTER must be MF_NONE, MF_DEFAULT, MF_MADGWICK, MF_COMPLEMENTARY, MF_CALIBRATED, MF_STEPS or MF_FUSION"
+#error "MF_FILTER must be MF_NONE, MF_DEFAULT, MF_MADGWICK, MF_COMPLEMENTARY, MF_CALIBRATED, MF_STEPS, MF_ACTIVITY or MF_FUSION"
 #endif
 extern mf_run_function MF_SWIFT(run), MF_SWIFT(read), MF_SWIFT(trace);
 #ifdef MF_READ

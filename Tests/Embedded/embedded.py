@@ -113,8 +113,9 @@ def compare(name, firmware, host):
         print(f"{name}: malformed trace line {bad[0] % len(a) + 1}")
         return 1
     differing = sum(1 for x, y in zip(a, b) if x != y)
-    if name.startswith("steps"):
-        # Not quaternions: the count, the last step's time, the cadence, walking. Bits or nothing.
+    if name.startswith("steps") or name.startswith("activity"):
+        # Not quaternions: the count, the last step's time, the cadence, walking (steps); the count,
+        # the activity, its confidence, its start (activity). Bits or nothing.
         first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
         steps = int(struct.unpack("<f", struct.pack("<I", int(a[-1][0], 16)))[0])
         verdict = "bit-identical" if differing == 0 else f"FAILS (first difference at sample {first})"
@@ -158,6 +159,7 @@ def report(path, cycles_path=None):
         "complementary": "ComplementaryFilter",
         "calibrated": "InertialFrameFilter behind OnlineMagnetometerCalibrator",
         "steps": "StepDetector (accelerometer; read: count and cadence)",
+        "activity": "ActivityClassifier (its StepDetector and the activity; read: activity and confidence)",
         "fusion": "x-io Fusion 1.3.3 C AHRS",
         "fusion-nofma": "x-io Fusion 1.3.3, -ffp-contract=off (no FMA, like Swift)",
     }
