@@ -9,13 +9,14 @@ import MotionFusion
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Time the filters and the step detector: ns per sample, Float and Double, 6D and 9D.",
+        abstract: "Time the filters, the step detector and the activity: ns per sample, Float and Double.",
         discussion: """
             Each case runs a filter's bare update loop over samples in memory — --input (a CSV in \
             the `motion fuse` format) or a seeded synthetic 100 Hz recording — until --min-time has \
             passed; the best of --repeats runs counts. Stream counts above 1 time the many-stream \
             engine (MadgwickStreams; Madgwick only). Without --filter the step detector \
-            (StepDetector, filter "steps", mode "accel") is timed too, over the same accelerometer.
+            (StepDetector, filter "steps", mode "accel") and the activity classifier \
+            (ActivityClassifier, "activity") are timed too, over the same accelerometer.
 
             --latency measures instead the µs from an IIO scan to its device motion, per delivery \
             path (the other options do not apply); the exit status is 1 when a case lost a sample or failed.
@@ -297,8 +298,11 @@ struct BenchCommand: ParsableCommand {
         }
         if filter.isEmpty {
             // The step detector (StepDetector) over the same accelerometer: no attitude filter.
-            rows.append(("steps", "Float", "accel", 1, measureSteps(Float.self, recording)))
-            rows.append(("steps", "Double", "accel", 1, measureSteps(Double.self, recording)))
+            rows.append(("steps", "Float", "accel", 1, measureAccelerometer(StepDetector<Float>.self, recording)))
+            rows.append(("steps", "Double", "accel", 1, measureAccelerometer(StepDetector<Double>.self, recording)))
+            // The activity classifier (ActivityClassifier), its step detector included.
+            rows.append(("activity", "Float", "accel", 1, measureAccelerometer(ActivityClassifier<Float>.self, recording)))
+            rows.append(("activity", "Double", "accel", 1, measureAccelerometer(ActivityClassifier<Double>.self, recording)))
         }
         if json {
             let objects = rows.map { row in
@@ -360,11 +364,12 @@ struct BenchCommand: ParsableCommand {
         try name.build(for: BenchMeasurement<S>(command: self, recording: recording, nineD: nineD))
     }
 
-    /// The best ns per sample of `repeats` runs of ``StepDetector`` over the recording's
-    /// accelerometer and timestamps.
-    func measureSteps<S: FusionScalar>(_: S.Type, _ recording: IMURecording) -> Double {
+    /// The best ns per sample of `repeats` runs of an accelerometer-only analysis (``StepDetector``,
+    /// ``ActivityClassifier``), made afresh for each pass over the recording's accelerometer and
+    /// timestamps.
+    func measureAccelerometer<Analysis: BenchedAccelerometerAnalysis>(_: Analysis.Type, _ recording: IMURecording) -> Double {
         let n = recording.count
-        let acc = recording.accelerometer.map { SIMD3<S>($0) }
+        let acc = recording.accelerometer.map { SIMD3<Analysis.Scalar>($0) }
         let times = recording.timestamps
         var best = Double.infinity
         var sink = 0
@@ -373,8 +378,8 @@ struct BenchCommand: ParsableCommand {
             let start = DispatchTime.now().uptimeNanoseconds
             var elapsed: UInt64 = 0
             repeat {
-                var detector = StepDetector<S>()
-                for i in 0..<n { sink &+= detector.update(timestamp: times[i], acceleration: acc[i]) }
+                var analysis = Analysis()
+                for i in 0..<n { sink &+= analysis.benchUpdate(times[i], acc[i]) }
                 samples += n
                 elapsed = DispatchTime.now().uptimeNanoseconds - start
             } while Double(elapsed) < minTime * 1e9
@@ -427,4 +432,24 @@ private struct BenchMeasurement<Scalar: FusionScalar>: FilterConsumer {
     func consume<F: AttitudeFilter>(_ filter: F) -> Double where F.Scalar == Scalar {
         command.measure(filter, recording, nineD)
     }
+}
+
+/// What `motion bench` times over an accelerometer alone: made with its default settings, fed one
+/// reading at a time (a generic, specialised for each type, so that the update inlines as in an
+/// application's loop).
+protocol BenchedAccelerometerAnalysis {
+    associatedtype Scalar: FusionScalar
+    init()
+    /// One reading; something to sum, so that the loop is not optimised away.
+    mutating func benchUpdate(_ t: Double, _ a: SIMD3<Scalar>) -> Int
+}
+
+extension StepDetector: BenchedAccelerometerAnalysis {
+    init() { self.init(settings: Settings()) }
+    @inline(__always) mutating func benchUpdate(_ t: Double, _ a: SIMD3<Scalar>) -> Int { update(timestamp: t, acceleration: a) }
+}
+
+extension ActivityClassifier: BenchedAccelerometerAnalysis {
+    init() { self.init(settings: Settings()) }
+    @inline(__always) mutating func benchUpdate(_ t: Double, _ a: SIMD3<Scalar>) -> Int { update(timestamp: t, acceleration: a) ? 1 : 0 }
 }

@@ -12,7 +12,8 @@
 /// double support keeps it to 0.1–4.7 m/s² (4.7 with the phone swinging in the hand). The cadence
 /// alone would call a brisk walk with short steps a run, the swing alone a walk with the phone
 /// swung hard. Running ends when either falls below ``Settings-swift.struct/runningExitFraction``
-/// of its threshold (hysteresis: a run that slows for a few steps stays a run).
+/// of its threshold (hysteresis: a run that slows for a few steps stays a run). Both are judged at
+/// each step.
 ///
 /// **Stationary** means the device is still: the difference between a 50 ms and a 0.5 s low-pass
 /// of the acceleration vector (which removes noise, gravity and any fixed tilt, but keeps every
@@ -42,7 +43,9 @@
 /// ``StepDetector/Settings-swift.struct/stopAfter`` in the timestamps ends a walk and the stillness
 /// (nothing is known about the gap): the activity is unknown until the readings show otherwise.
 ///
-/// No allocation after `init`, nothing from Foundation: it runs in Embedded Swift.
+/// No allocation after `init`, nothing from Foundation: it runs in Embedded Swift. Between the
+/// events that can change the activity (a step, a walk starting or ending, a still device moving,
+/// a deadline) a reading costs the step detector's update, two low-passes and a comparison.
 public struct ActivityClassifier<Scalar: FusionScalar>: Sendable {
     /// The thresholds; every numeric field has a valid range, given at the end of its documentation.
     public struct Settings: Sendable, Hashable {
@@ -107,9 +110,10 @@ public struct ActivityClassifier<Scalar: FusionScalar>: Sendable {
     @usableFromInline var report: ActivityReport
 
     @usableFromInline var seeded = false
-    @usableFromInline var lastTime = 0.0
     @usableFromInline var fast = SIMD3<Scalar>.zero
     @usableFromInline var slow = SIMD3<Scalar>.zero
+    /// The step detector's time step when the gains were computed (its own cached step: the
+    /// gains change when its do).
     @usableFromInline var cachedStep: Scalar = -1
     @usableFromInline var gains = SIMD2<Scalar>(repeating: 1)
     /// When the device last moved (its stillness began after this).
@@ -117,6 +121,10 @@ public struct ActivityClassifier<Scalar: FusionScalar>: Sendable {
     @usableFromInline var running = false
     /// When the walk being reported began (its first step).
     @usableFromInline var walkStart = 0.0
+    /// The activity can change without an event (a step, a walk starting or ending, stillness
+    /// ending) only at or after this time: stillness long enough, confidence long enough, a walk
+    /// long enough to report. Everything between is one comparison per reading.
+    @usableFromInline var nextCheck = -Double.infinity
 
     /// A classifier with nothing seen yet. Settings outside their valid ranges are moved into them
     /// (see ``settings``).
@@ -140,20 +148,27 @@ public struct ActivityClassifier<Scalar: FusionScalar>: Sendable {
 
     /// Feeds one accelerometer reading: specific force in m/s² in any axes, taken at `timestamp`
     /// seconds. Returns true when the activity or its confidence changed (the new one in
-    /// ``current``), and for the first reading (unknown, low, from then). The steps the reading confirmed are in `steps.newStepTimes`.
+    /// ``current``), and for the first reading (unknown, low, from then). The steps the reading
+    /// confirmed are in `steps.newStepTimes`.
     @inlinable @discardableResult
     public mutating func update(timestamp t: Double, acceleration a: SIMD3<Scalar>) -> Bool {
         let ignoredBefore = detector.ignoredReadings
         let walkingBefore = detector.isWalking
         detector.update(timestamp: t, acceleration: a)
         guard detector.ignoredReadings == ignoredBefore else { return false }
-        if !walkingBefore, detector.isWalking, let first = detector.newStepTimes.first { walkStart = first }
+        let walkingChanged = walkingBefore != detector.isWalking
+        if walkingChanged, detector.isWalking, let first = detector.newStepTimes.first { walkStart = first }
         let firstReading = !seeded
-        updateStillness(t, a)
+        let moved = updateStillness(t, a)
         if firstReading {
             report = ActivityReport(kind: .unknown, confidence: .low, startTime: t, reportTime: t)
+            nextCheck = t
             return true
         }
+        // The events that can change the activity; otherwise only a deadline can.
+        guard walkingChanged || !detector.newStepTimes.isEmpty || (moved && report.kind == .stationary)
+            || t >= nextCheck
+        else { return false }
         return classify(t)
     }
 
@@ -168,20 +183,23 @@ public struct ActivityClassifier<Scalar: FusionScalar>: Sendable {
         self = ActivityClassifier(settings: classifierSettings)
     }
 
+    /// Updates the stillness with a reading at `t`; true when the device moved (or the stillness
+    /// restarted). Per reading: two low-passes and a comparison in `Scalar`, no `Double`
+    /// arithmetic (soft-float on a Cortex-M4F).
     @inlinable @inline(__always)
-    mutating func updateStillness(_ t: Double, _ a: SIMD3<Scalar>) {
-        guard seeded, t - lastTime <= Double(classifierSettings.steps.stopAfter) else {
+    mutating func updateStillness(_ t: Double, _ a: SIMD3<Scalar>) -> Bool {
+        // After a gap longer than `stopAfter` the step detector restarts its peak search: its
+        // history then holds this one reading (as after the first).
+        guard seeded, detector.history != 1 else {
             // The first reading, or one after a gap: nothing is known about the time before it.
             seeded = true
-            lastTime = t
             fast = a
             slow = a
             movedAt = t
-            return
+            return true
         }
-        let dt = Scalar(t - lastTime)
-        lastTime = t
-        if abs(dt - cachedStep) > cachedStep * 1e-6 {
+        let dt = detector.cachedStep
+        if dt != cachedStep {
             cachedStep = dt
             gains = SIMD2(
                 FirstOrder.gain(dt: dt, timeConstant: Self.stillFastTimeConstant),
@@ -191,7 +209,9 @@ public struct ActivityClassifier<Scalar: FusionScalar>: Sendable {
         slow += (a - slow) * gains.y
         let d = fast - slow
         let limit = classifierSettings.stillAcceleration
-        if (d * d).sum() > limit * limit { movedAt = t }
+        guard (d * d).sum() > limit * limit else { return false }
+        movedAt = t
+        return true
     }
 
     /// Decides the activity after a reading at `t`; true when it changed.
@@ -222,10 +242,24 @@ public struct ActivityClassifier<Scalar: FusionScalar>: Sendable {
         } else if kind != .unknown {
             confidence = .medium
         }
-        if kind == report.kind && confidence == report.confidence { return false }
-        report = ActivityReport(
-            kind: kind, confidence: confidence, startTime: Swift.max(start, report.startTime), reportTime: t)
-        return true
+        let changed = kind != report.kind || confidence != report.confidence
+        if changed {
+            report = ActivityReport(
+                kind: kind, confidence: confidence, startTime: Swift.max(start, report.startTime), reportTime: t)
+        }
+        // The next time a deadline may change it: a walk long enough to report, stillness long
+        // enough, an activity long enough for high confidence.
+        var next = Double.infinity
+        if detector.isWalking {
+            if kind != .walking && kind != .running { next = walkStart + Double(s.minimumWalk) }
+        } else if kind != .stationary {
+            next = movedAt + Double(s.stillDuration)
+        }
+        if kind != .unknown && confidence == .medium {
+            next = Swift.min(next, report.startTime + Double(s.confidentAfter))
+        }
+        nextCheck = next
+        return changed
     }
 }
 
