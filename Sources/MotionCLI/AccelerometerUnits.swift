@@ -2,7 +2,8 @@ import ArgumentParser
 import MotionFusion
 
 /// The unit options of the time and the accelerometer, `--time-unit`, `--accel-unit` and
-/// `--trust-units`, defined once: `motion steps` takes these alone, the commands that read every
+/// `--trust-units`, defined once: `motion steps` and `motion activity` take these alone (in
+/// ``AccelerometerInput``), the commands that read every
 /// sensor take them inside ``InputUnits`` (nil takes the header's unit, else s and m/s²; the data
 /// are checked against them unless `--trust-units`). Hidden from `--help`.
 struct AccelerometerUnits: ParsableArguments {

@@ -22,18 +22,7 @@ struct ActivityCommand: ParsableCommand {
             \(outputFileRules)
             """)
 
-    @Argument(help: "The input CSV file (- for standard input).")
-    var input: String?
-
-    @Option(
-        name: .customLong("accelerometer"),
-        help: ArgumentHelp("Instead of INPUT: the accelerometer's t,x,y,z CSV file.", valueName: "file"))
-    var accelerometer: String?
-
-    @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
-    var output: String
-
-    @OptionGroup var units: AccelerometerUnits
+    @OptionGroup var files: AccelerometerInput
 
     @Option(
         name: .customLong("set"),
@@ -42,17 +31,12 @@ struct ActivityCommand: ParsableCommand {
             valueName: "name=value"))
     var settingOverrides: [String] = []
 
-    func validate() throws {
-        if input != nil && accelerometer != nil { throw ValidationError("give INPUT or --accelerometer, not both") }
-        if input == nil && accelerometer == nil { throw ValidationError("missing INPUT (or --accelerometer)") }
-    }
-
     func run() throws {
-        let path = input ?? accelerometer!
+        let path = files.path
         let settings = try SettingsOverrides.apply(
             settingOverrides, to: ActivityClassifier<Double>.Settings(), filter: "activity")
-        let writer = ActivityCSVWriter(file: try OutputFile(path: output, inputs: [path]))
-        var readings = try AccelerometerReadings(path: path, units: units)
+        let writer = ActivityCSVWriter(file: try OutputFile(path: files.output, inputs: [path]))
+        var readings = try files.readings()
         if writer.file.mode == .writeThrough { readings.reader.csv.whenWaiting = { writer.flush() } }
         var classifier = ActivityClassifier<Double>(settings: settings)
         do {

@@ -258,13 +258,6 @@ struct CountingStepsArticleTests {
         // … to here.
         #expect(printed.count == 60 && detector.stepCount == 60)
         #expect(printed.first!.hasPrefix("step 1 at ") && printed.last!.hasPrefix("step 60 at "))
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let start = try #require(source.range(of: "        // The article's snippet, from here…\n"))
-        let end = try #require(source.range(of: "        // … to here.\n"))
-        let snippet = source[start.upperBound..<end.lowerBound].split(separator: "\n").map { $0.dropFirst(8) }
-            .joined(separator: "\n")
-        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/MotionFusion/MotionFusion.docc/CountingSteps.md")
-        #expect(try String(contentsOf: article, encoding: .utf8).contains("```swift\n" + snippet + "\n```"))
+        #expect(try ArticleSnippet.isShown(from: #filePath, in: "CountingSteps.md"))
     }
 }

@@ -66,6 +66,12 @@ final class ActivityMonitor: Sendable {
 
     let state = Lock(State())
 
+    /// Fixes the date of the source's timestamp 0, unless a sample or an earlier call fixed it.
+    func setOrigin(_ origin: Date?) {
+        guard let origin else { return }
+        state.withLock { s in if s.origin == nil { s.origin = origin } }
+    }
+
     // MARK: Fed by the manager's worker
 
     /// The longest step back in the source's timestamps that is ignored, s; a longer one (a

@@ -19,9 +19,7 @@ public final class MotionActivityManager: Sendable {
     /// ``Pedometer/init(manager:timestampOrigin:)``.
     public init(manager: MotionManager, timestampOrigin: Date? = nil) {
         self.manager = manager
-        if let timestampOrigin {
-            manager.activityMonitor.state.withLock { s in if s.origin == nil { s.origin = timestampOrigin } }
-        }
+        manager.activityMonitor.setOrigin(timestampOrigin)
     }
 
     /// An activity manager with a manager of its own over `source`.

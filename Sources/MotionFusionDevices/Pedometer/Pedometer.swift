@@ -39,9 +39,7 @@ public final class Pedometer: Sendable {
     /// documentation); it applies when given before the manager takes its first sample.
     public init(manager: MotionManager, timestampOrigin: Date? = nil) {
         self.manager = manager
-        if let timestampOrigin {
-            manager.activityMonitor.state.withLock { s in if s.origin == nil { s.origin = timestampOrigin } }
-        }
+        manager.activityMonitor.setOrigin(timestampOrigin)
     }
 
     /// A pedometer with a manager of its own over `source` (Core Motion's `CMPedometer()`, with the
