@@ -121,13 +121,16 @@ if Context.environment["MOTIONFUSION_FUZZ"] != nil {
 }
 
 // The thread sanitizer's build (scripts/tsan sets MOTIONFUSION_TSAN): the Core Motion tests and the
-// motion manager's tests that it runs, with what they use (the library, and `motion`, which one of
+// motion manager's and the pedometer's tests that it runs, with what they use (the library, and `motion`, which one of
 // them runs), not the other test files and the long runs, which it would otherwise compile with the
 // sanitizer and never run.
 if Context.environment["MOTIONFUSION_TSAN"] != nil {
     package.targets.removeAll { $0.name == "LongRun" }
     for target in package.targets where target.name == "MotionFusionTests" {
-        target.sources = ["MotionManagerTests.swift", "MotionManagerStressTests.swift", "GatedSource.swift", "FakeSysfs.swift"]
+        target.sources = [
+            "MotionManagerTests.swift", "MotionManagerStressTests.swift", "GatedSource.swift", "FakeSysfs.swift",
+            "PedometerTests.swift", "SyntheticWalk.swift", "TestRandom.swift", "ArticleSnippet.swift",
+        ]
     }
 }
 
