@@ -87,18 +87,8 @@ public final class MotionManager: @unchecked Sendable {
     /// Core Motion's `CMDeviceMotionHandler`.
     public typealias DeviceMotionHandler = (DeviceMotion?, (any Error)?) -> Void
 
-    /// A handler and its queue. `@unchecked Sendable` because `body` is not: the manager never
-    /// calls `body` itself, it only posts the call to `queue`, which is where the caller asked for
-    /// it to run (Core Motion's contract).
-    private struct Handler<Value: Sendable>: @unchecked Sendable {
-        let queue: HandlerQueue
-        let body: (Value?, (any Error)?) -> Void
-
-        func call(_ value: Value?, _ error: (any Error)?) {
-            let handler = self
-            queue.async { handler.body(value, error) }
-        }
-    }
+    /// A handler and its queue (the manager only posts calls to the queue).
+    private typealias Handler<Value: Sendable> = QueuedHandler<Value>
 
     private struct Service<Value: Sendable> {
         var active = false

@@ -15,17 +15,7 @@ final class ActivityMonitor: Sendable {
     /// Steps closer than this belong to the same walk for the active time, s.
     static let longestActiveInterval = 2.0
 
-    /// A handler and its queue (as ``MotionManager``'s; `@unchecked` because the body is not
-    /// Sendable: it is only posted to the queue the caller chose).
-    struct Handler<Value: Sendable>: @unchecked Sendable {
-        let queue: HandlerQueue
-        let body: (Value?, (any Error)?) -> Void
-
-        func call(_ value: Value?, _ error: (any Error)?) {
-            let handler = self
-            queue.async { handler.body(value, error) }
-        }
-    }
+    typealias Handler<Value: Sendable> = QueuedHandler<Value>
 
     struct PedometerUpdates {
         /// The date the updates count from.

@@ -13,12 +13,13 @@ import MotionFusionIO
 public final class MotionActivityManager: Sendable {
     /// The manager whose samples are classified.
     public let manager: MotionManager
-    private let subscription = Lock<UUID?>(nil)
+    private let updates: MonitorSubscription<ActivityMonitor.Handler<MotionActivity>>
 
     /// An activity manager over a manager's samples; `timestampOrigin` as in
     /// ``Pedometer/init(manager:timestampOrigin:)``.
     public init(manager: MotionManager, timestampOrigin: Date? = nil) {
         self.manager = manager
+        updates = MonitorSubscription(manager, \.activityHandlers)
         manager.activityMonitor.setOrigin(timestampOrigin)
     }
 
@@ -41,36 +42,16 @@ public final class MotionActivityManager: Sendable {
     /// activity or its confidence, on `queue`. Replaces the updates already running.
     public func startActivityUpdates(to queue: OperationQueue, withHandler handler: @escaping Handler) {
         let handler = ActivityMonitor.Handler<MotionActivity>(queue: HandlerQueue(queue)) { activity, _ in handler(activity) }
-        let replaced = subscription.withLock { id in
-            // One critical section for the swap (subscription → monitor → manager).
-            let old = id
-            let new = UUID()
-            id = new
-            let replaced = manager.activityMonitor.state.withLock { s in
-                s.activityHandlers[new] = handler
-                if let origin = s.origin, s.lastTime != nil {
-                    handler.call(ActivityMonitor.activity(s.classifier.current, origin: origin), nil)
-                }
-                return old.flatMap { s.activityHandlers.removeValue(forKey: $0) }
+        updates.start(handler) { s in
+            // The current activity first, once a sample has been seen.
+            if let origin = s.origin, s.lastTime != nil {
+                handler.call(ActivityMonitor.activity(s.classifier.current, origin: origin), nil)
             }
-            if old == nil { manager.startMonitoring() }
-            return replaced
         }
-        // The replaced handler (and what it holds) is released here, outside every lock.
-        _ = replaced
     }
 
     /// Stops the updates.
-    public func stopActivityUpdates() {
-        let removed = subscription.withLock { id -> ActivityMonitor.Handler<MotionActivity>? in
-            guard let old = id else { return nil }
-            id = nil
-            let removed = manager.activityMonitor.state.withLock { $0.activityHandlers.removeValue(forKey: old) }
-            manager.stopMonitoring()
-            return removed
-        }
-        _ = removed
-    }
+    public func stopActivityUpdates() { updates.stop() }
 
     /// Delivers once, on `queue`, the activities between `start` and `end` (each the last report of
     /// its kind, the first possibly starting before `start`), over the history the manager has seen;
@@ -83,6 +64,4 @@ public final class MotionActivityManager: Sendable {
         let activities = manager.activityMonitor.state.withLock { ActivityMonitor.activities($0, from: start, to: end) }
         handler.call(activities, nil)
     }
-
-    deinit { stopActivityUpdates() }
 }

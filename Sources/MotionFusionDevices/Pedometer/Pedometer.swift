@@ -32,13 +32,16 @@ public final class Pedometer: Sendable {
     /// The manager whose samples are counted (for ``MotionManager/waitUntilFinished()``).
     public let manager: MotionManager
     private let queue = HandlerQueue(DispatchQueue(label: "MotionFusion.Pedometer"))
-    private let subscriptions = Lock<(updates: UUID?, events: UUID?)>((nil, nil))
+    private let updates: MonitorSubscription<ActivityMonitor.PedometerUpdates>
+    private let events: MonitorSubscription<ActivityMonitor.Handler<PedometerEvent>>
 
     /// A pedometer over a manager's samples, shared with whatever else uses the manager.
     /// `timestampOrigin`, when given, is the date of the source's timestamp 0 (see the type's
     /// documentation); it applies when given before the manager takes its first sample.
     public init(manager: MotionManager, timestampOrigin: Date? = nil) {
         self.manager = manager
+        updates = MonitorSubscription(manager, \.pedometerUpdates)
+        events = MonitorSubscription(manager, \.eventHandlers)
         manager.activityMonitor.setOrigin(timestampOrigin)
     }
 
@@ -81,36 +84,14 @@ public final class Pedometer: Sendable {
     /// with the current cadence and pace. Replaces the updates already running. If the source has
     /// already failed, the handler receives its error once.
     public func startUpdates(from start: Date, withHandler handler: @escaping Handler) {
-        let updates = ActivityMonitor.PedometerUpdates(start: start, handler: .init(queue: queue, body: handler))
-        let replaced = subscriptions.withLock { s in
-            // One critical section for the swap (subscriptions → monitor → manager), so that
-            // concurrent starts and stops leave one registration and the right demand.
-            let id = UUID()
-            let old = s.updates
-            s.updates = id
-            let replaced = manager.activityMonitor.state.withLock { state in
-                state.pedometerUpdates[id] = updates
-                if let error = state.endError { updates.handler.call(nil, error) }
-                return old.flatMap { state.pedometerUpdates.removeValue(forKey: $0) }
-            }
-            if old == nil { manager.startMonitoring() }
-            return replaced
+        let registration = ActivityMonitor.PedometerUpdates(start: start, handler: .init(queue: queue, body: handler))
+        updates.start(registration) { s in
+            if let error = s.endError { registration.handler.call(nil, error) }
         }
-        // The replaced handler (and what it holds) is released here, outside every lock.
-        _ = replaced
     }
 
     /// Stops the updates.
-    public func stopUpdates() {
-        let removed = subscriptions.withLock { s -> ActivityMonitor.PedometerUpdates? in
-            guard let id = s.updates else { return nil }
-            s.updates = nil
-            let removed = manager.activityMonitor.state.withLock { $0.pedometerUpdates.removeValue(forKey: id) }
-            manager.stopMonitoring()
-            return removed
-        }
-        _ = removed
-    }
+    public func stopUpdates() { updates.stop() }
 
     /// Delivers once what was counted from `start` to `end`, over the history the manager has seen
     /// (no current cadence or pace); ``MotionHistoryError/invalidInterval(from:to:)`` if `start` is
@@ -127,35 +108,11 @@ public final class Pedometer: Sendable {
     /// once.
     public func startEventUpdates(handler: @escaping EventHandler) {
         let handler = ActivityMonitor.Handler(queue: queue, body: handler)
-        let replaced = subscriptions.withLock { s in
-            let id = UUID()
-            let old = s.events
-            s.events = id
-            let replaced = manager.activityMonitor.state.withLock { state in
-                state.eventHandlers[id] = handler
-                if let error = state.endError { handler.call(nil, error) }
-                return old.flatMap { state.eventHandlers.removeValue(forKey: $0) }
-            }
-            if old == nil { manager.startMonitoring() }
-            return replaced
+        events.start(handler) { s in
+            if let error = s.endError { handler.call(nil, error) }
         }
-        _ = replaced
     }
 
     /// Stops the event updates.
-    public func stopEventUpdates() {
-        let removed = subscriptions.withLock { s -> ActivityMonitor.Handler<PedometerEvent>? in
-            guard let id = s.events else { return nil }
-            s.events = nil
-            let removed = manager.activityMonitor.state.withLock { $0.eventHandlers.removeValue(forKey: id) }
-            manager.stopMonitoring()
-            return removed
-        }
-        _ = removed
-    }
-
-    deinit {
-        stopUpdates()
-        stopEventUpdates()
-    }
+    public func stopEventUpdates() { events.stop() }
 }
