@@ -1,9 +1,17 @@
 #!/usr/bin/env python3
-"""What limits `motion steps` on WeAllWalk (issue 38, point 1). Run from the repository root through
-``scripts/weallwalk_steps``; needs ``swift build -c release --product motion``.
+"""What limits `motion steps` on the two step datasets (issue 38, point 1). Run from the repository
+root through ``scripts/step_limits``; needs ``swift build -c release --product motion``.
 
-Two checks on ../shared/reference-data/weallwalk-dev (two iPhone 6s per walk, one in each trouser
-pocket, sharing one annotation of heel strikes):
+On ../shared/reference-data/oxford-steps-dev (foot switches under both shoes):
+
+  retrigger A foot cannot strike twice while the other foot is in the air: a step of the same foot as
+           the step before it, less than one median step interval after it, is a foot-switch pad
+           re-triggering (its README counts such "non-alternating" steps: 20 on the swinging-arm
+           track). The official scorer (with its peers) on a copy of the truth without them (in a temporary folder),
+           beside the scorer on the truth as it is, per carrying position.
+
+On ../shared/reference-data/weallwalk-dev (two iPhone 6s per walk, one in each trouser pocket,
+sharing one annotation of heel strikes):
 
   clock    For each trace, the offset of each detected step from the annotated heel strike it matches
            (within 0.4 s), as a running median of 20 steps, and the range that median spans over the
@@ -36,6 +44,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared/reference-data/weallwalk-dev"
 SCORER = ROOT.parent / "shared/tools/score_steps_weallwalk.py"
+OXFORD = ROOT.parent / "shared/reference-data/oxford-steps-dev"
+OXFORD_SCORER = ROOT.parent / "shared/tools/score_steps.py"
 MOTION = ROOT / ".build/release/motion"
 
 
@@ -148,9 +158,37 @@ def jolt(args, tmp: Path) -> None:
             print(f"+-{tol} s  {'|a| + ' + str(weight) + ' |w|':12s} {summary(score(cmd, tol, tmp), lambda n: True)}")
 
 
+def retrigger(args, tmp: Path) -> None:
+    clean = tmp / "oxford-without-retriggers"
+    clean.mkdir()
+    dropped = {}
+    for entry in OXFORD.iterdir():
+        if entry.name.endswith(".steps.csv"):
+            with open(entry) as f:
+                header, *rows = [line for line in f.read().splitlines() if line.strip()]
+            times = np.array([float(r.split(",")[0]) for r in rows])
+            feet = [r.split(",")[1] for r in rows]
+            median = float(np.median(np.diff(times)))
+            keep = [rows[0]] + [rows[k] for k in range(1, len(rows))
+                                if not (feet[k] == feet[k - 1] and times[k] - times[k - 1] < median)]
+            dropped[entry.name[:-len(".steps.csv")]] = len(rows) - len(keep)
+            (clean / entry.name).write_text("\n".join([header] + keep) + "\n")
+        else:
+            (clean / entry.name).symlink_to(entry)
+    print("foot-switch re-triggers dropped: " + ", ".join(f"{n} {k}" for n, k in sorted(dropped.items()) if k))
+    cmd = f"{MOTION} steps {{inp}} -o {{out}}"
+    for label, data in (("truth as it is", OXFORD), ("without re-triggers", clean)):
+        r = subprocess.run([sys.executable, str(OXFORD_SCORER), "--peers", "--data", str(data), "--cmd", cmd],
+                           check=True, capture_output=True, text=True)
+        lines = r.stdout.splitlines()
+        start = next(k for k, line in enumerate(lines) if line.startswith("mean over tracks"))
+        print(f"\n{label}:\n" + "\n".join(lines[start:]))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="check", required=True)
+    sub.add_parser("retrigger", help="Oxford: the scorer without the foot switches' re-triggers")
     c = sub.add_parser("clock", help="traces whose clock slid against the annotation")
     c.add_argument("--drift", type=float, default=0.3)
     c.add_argument("--twin", type=float, default=0.5)
@@ -166,7 +204,7 @@ def main() -> None:
     if not MOTION.exists():
         sys.exit(f"{MOTION} is missing: swift build -c release --product motion")
     with tempfile.TemporaryDirectory() as tmp:
-        {"clock": clock, "vertical": vertical, "jolt": jolt}[args.check](args, Path(tmp))
+        {"retrigger": retrigger, "clock": clock, "vertical": vertical, "jolt": jolt}[args.check](args, Path(tmp))
 
 
 if __name__ == "__main__":
