@@ -40,6 +40,12 @@ What is timed:
   constructor estimates roll/pitch(/yaw) from the accelerometer (and magnetometer) vectorised over the
   arrays and then blends them with the integrated gyroscope in a Python loop (in 6D only roll and
   pitch). SI units (ahrs normalises the accelerometer and magnetometer itself).
+- x-io Fusion 1.3.3's C AHRS itself (``FusionAhrsUpdateNoMagnetometer`` / ``FusionAhrsUpdate``, the
+  source from imufusion's source distribution, fetched with pip into a temporary folder), built here
+  with ``gcc -O3 -march=native`` beside ``scripts/fusion_ahrs_bench.c`` (the same settings as the
+  imufusion case; the samples converted to float deg/s and g before timing), on the whole recording,
+  single stream, timed as ``motion bench`` times ours; compared with our default filter in Float and
+  Double. Skipped when there is no C compiler or pip cannot fetch the source.
 - The classic Madgwick step in C (``scripts/classic_madgwick.c``, written for this project from the
   2010 report's equations: gradient of the gravity (and earth-field) objective, normalized, Euler
   integration, normalization every step, ``1/sqrt``), in float and double, built here with ``gcc -O3
@@ -348,6 +354,49 @@ def run_classic_c(args, ts, gyr, acc, mag):
         method.ns["6D"] = cases[("gyro-integration", "-", scalar)]
         methods.append(method)
     return methods
+
+
+def run_fusion_c(args, ts, gyr, acc, mag):
+    """x-io Fusion's C AHRS (imufusion 1.3.3's source distribution, fetched with pip into a temporary
+    folder, never kept) built with gcc -O3 -march=native beside scripts/fusion_ahrs_bench.c, on the
+    same samples, timed as `motion bench` times ours; [] when there is no C compiler or the source
+    cannot be fetched."""
+    import shutil
+    import struct
+
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        print("compare_speed: no C compiler: the x-io Fusion C rows are skipped", file=sys.stderr)
+        return []
+    n = len(gyr)
+    rows = np.hstack([gyr, acc, mag if mag is not None else np.zeros_like(gyr)]).astype("<f8")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        fetched = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary",
+                                  "imufusion", "imufusion==1.3.3", "-d", str(tmp)], capture_output=True, text=True)
+        if fetched.returncode != 0:
+            print(f"compare_speed: pip download imufusion==1.3.3 failed; the x-io Fusion C rows are skipped:\n"
+                  f"{fetched.stderr}", file=sys.stderr)
+            return []
+        subprocess.run(["tar", "-xzf", str(tmp / "imufusion-1.3.3.tar.gz"), "-C", str(tmp)], check=True)
+        source = tmp / "imufusion-1.3.3" / "Fusion"
+        binary = tmp / "fusion_ahrs_bench"
+        samples = tmp / "samples.bin"
+        subprocess.run([compiler, "-O3", "-march=native", "-I", str(source), "-o", str(binary),
+                        str(ROOT / "scripts" / "fusion_ahrs_bench.c"), *sorted(str(c) for c in source.glob("*.c")),
+                        "-lm"], check=True)
+        samples.write_bytes(struct.pack("<qd", n, ts) + rows.tobytes())
+        result = subprocess.run([str(binary), str(samples), str(args.repeats)], capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f"fusion_ahrs_bench failed:\n{result.stderr}")
+    method = Method("C-fusion-ahrs", "x-io Fusion 1.3.3 C AHRS, float (gcc -O3 -march=native)", "peer", "inertial",
+                    n, ours_scalar="Float")
+    for line in result.stdout.split("\n"):
+        if line.strip():
+            _, mode, _, ns = line.split()
+            if mode == "6D" or mag is not None:
+                method.ns[mode] = float(ns)
+    return [method]
 
 
 def run_complementary_c(args, motion: Path, csv: Path, t, gyr, acc):
@@ -671,7 +720,8 @@ def main() -> int:
         single, many = run_ours(args, motion, csv)
         if not single:
             fail("motion bench printed no single-stream rows")
-        methods = run_classic_c(args, ts, gyr, acc, mag) + run_complementary_c(args, motion, csv, t, gyr, acc)
+        methods = (run_fusion_c(args, ts, gyr, acc, mag) + run_classic_c(args, ts, gyr, acc, mag)
+                   + run_complementary_c(args, motion, csv, t, gyr, acc))
     methods += run_peers(args, ts, gyr, acc, mag)
     ours, lookup = ours_methods(single, len(t))
     timing, ratio, many_table = build_tables(methods, ours, lookup, many, modes, python_samples, len(t))
