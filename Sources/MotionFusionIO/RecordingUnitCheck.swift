@@ -90,10 +90,12 @@ public struct RecordingUnitCheck: Sendable {
     }
     @usableFromInline var pairsDone = false
     // The gyroscope integrated at three scales (as read, ÷ 180/π, × 180/π), sensor → a fixed frame.
-    @usableFromInline var attitudes = [SIMD4<Double>](repeating: SIMD4(1, 0, 0, 0), count: 3)
+    // Three quaternions inline: as an array, the copy kept for a block's middle made the next
+    // write copy the array, an allocation every block (0.086 a row at 100 Hz, `scripts/measure_io`).
+    @usableFromInline var attitudes = ScaleAttitudes()
     @usableFromInline var lastGyroscopeTime: Double?
     @usableFromInline var block = Block()
-    @usableFromInline var lastStill: (direction: SIMD3<Double>, attitudes: [SIMD4<Double>], time: Double)?
+    @usableFromInline var lastStill: (direction: SIMD3<Double>, attitudes: ScaleAttitudes, time: Double)?
     @usableFromInline var misses: [[Double]] = [[], [], []]
 
     @usableFromInline struct Block: Sendable {
@@ -102,7 +104,25 @@ public struct RecordingUnitCheck: Sendable {
         var sum = SIMD3<Double>.zero
         var squares = SIMD3<Double>.zero
         /// The gyroscope's attitudes halfway through the block, where its mean direction belongs.
-        var middle: [SIMD4<Double>]?
+        var middle: ScaleAttitudes?
+    }
+
+    /// The attitudes of the gyroscope integrated at the three scales, by index 0…2, stored inline.
+    @usableFromInline struct ScaleAttitudes: Sendable {
+        var first = SIMD4<Double>(1, 0, 0, 0)
+        var second = SIMD4<Double>(1, 0, 0, 0)
+        var third = SIMD4<Double>(1, 0, 0, 0)
+
+        subscript(k: Int) -> SIMD4<Double> {
+            get { k == 0 ? first : k == 1 ? second : third }
+            set {
+                switch k {
+                case 0: first = newValue
+                case 1: second = newValue
+                default: third = newValue
+                }
+            }
+        }
     }
 
     /// The scales of the gyroscope test, relative to the units as read.
