@@ -1,21 +1,11 @@
 import ArgumentParser
 import MotionFusion
 
-/// The filters the commands can run, and everything the commands know about each: its name, what
-/// it is, which `motion fuse` options set its settings, and how it is built from them. Adding a
-/// filter is adding a case here; `fuse`, `bench` and `demo` take every filter from this registry.
+/// The filters the commands can run, and everything the commands know about each: its name, which
+/// `motion fuse` options set its settings, and how it is built from them. Adding a filter is adding
+/// a case here; `fuse`, `bench` and `demo` take every filter from this registry.
 enum FilterName: String, CaseIterable, ExpressibleByArgument {
     case inertial, madgwick, mahony, complementary
-
-    /// One line for `--help` and the demo.
-    var summary: String {
-        switch self {
-        case .inertial: "InertialFrameFilter: the default, most accurate"
-        case .madgwick: "Madgwick's MadgwickFilter"
-        case .mahony: "Mahony's MahonyFilter"
-        case .complementary: "ComplementaryFilter"
-        }
-    }
 
     /// The `motion fuse` options that set this filter's settings; the others are refused with it.
     var options: [FilterOption] {

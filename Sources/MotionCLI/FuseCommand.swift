@@ -20,20 +20,33 @@ struct FuseCommand: ParsableCommand {
             gravity, linear and earth-frame linear acceleration, flags; a file is replaced only when \
             the whole input was read.
 
-            Unit options (--time-unit, --gyro-unit, --accel-unit, --mag-unit, --trust-units) and \
-            each filter's own options (--beta, --zeta, --kp, --ki, --maximum-bias, the two time \
-            constants): `motion fuse --help-hidden`. They and every detail: the DocC article "The \
-            motion Command-Line Tool" (MotionFusion.docc/CommandLineTool.md).
+            Unit options (--time-unit, --gyro-unit, --accel-unit, --mag-unit, --trust-units), each \
+            filter's own options (--beta, --zeta, --kp, --ki, --maximum-bias, the two time \
+            constants) and --jobs: --help-hidden. Details: the DocC article "The motion Command-Line \
+            Tool" (CommandLineTool.md).
             """)
 
     @OptionGroup var recording: RecordingInput
 
+    @Argument(help: "With -O: more inputs.")
+    var moreInputs: [String] = []
+
     @Option(name: .shortAndLong, help: "The output CSV file (- for standard output).")
-    var output: String
+    var output: String?
+
+    @Option(
+        name: [.customShort("O"), .customLong("output-directory")],
+        help: ArgumentHelp(
+            "Instead of -o: one output here per INPUT (files, folders of .csv[.gz]), on all cores.",
+            valueName: "folder"))
+    var outputDirectory: String?
+
+    @Option(help: ArgumentHelp("With --output-directory: files fused at once (default: the processor count).", visibility: .hidden))
+    var jobs: Int?
 
     @Option(
         help: ArgumentHelp(
-            "The filter: " + FilterName.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ") + ".",
+            "The filter; inertial (InertialFrameFilter) is the default and the most accurate.",
             valueName: "name"))
     var filter: FilterName = .inertial
 
@@ -128,6 +141,23 @@ struct FuseCommand: ParsableCommand {
 
     func validate() throws {
         if !recording.isGiven { throw ValidationError("missing INPUT (or --gyroscope and --accelerometer files)") }
+        switch (output, outputDirectory) {
+        case (nil, nil): throw ValidationError("missing -o OUTPUT (or --output-directory FOLDER for many inputs)")
+        case (.some, .some): throw ValidationError("give -o OUTPUT or --output-directory FOLDER, not both")
+        case (.some, nil):
+            if !moreInputs.isEmpty {
+                throw ValidationError("several inputs need --output-directory FOLDER (-o takes one recording)")
+            }
+            if jobs != nil { throw ValidationError("--jobs goes with --output-directory") }
+        case (nil, .some):
+            if recording.input == nil {
+                throw ValidationError("--output-directory takes INPUT files or folders, not the sensors' files (--gyroscope …)")
+            }
+            if magnetometerCalibration != nil {
+                throw ValidationError("--magnetometer-calibration keeps one recording's state; it cannot go with --output-directory")
+            }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        }
         // An option of another filter would be ignored: refuse it, naming the filters it belongs to.
         for option in filterOptions.keys.sorted(by: { $0.rawValue < $1.rawValue }) where !filter.options.contains(option) {
             throw ValidationError(
@@ -179,6 +209,23 @@ struct FuseCommand: ParsableCommand {
     /// accelerometer: the gyroscope is integrated, there is no tilt correction and the row's flags
     /// lack accelerometerUsed.
     func fuse<F: AttitudeFilter>(_ filter: F) throws {
+        guard let outputDirectory, let first = recording.input else {
+            try fuse(filter, input: recordingInput, output: output ?? "-", protecting: recordingInput.paths + calibrationFiles)
+            return
+        }
+        let plan = try FuseFleetPlan(inputs: [first] + moreInputs, directory: outputDirectory)
+        try FuseFleetPlan.prepare(directory: outputDirectory)
+        let workers = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, plan.jobs.count)
+        try fuseFleet(filter, plan: plan, workers: max(workers, 1))
+    }
+
+    /// Fuses one recording into `output` (see ``fuse(_:)``); `protecting` are the files the output may
+    /// not be. With a `meter` (many recordings at once) the progress goes to it and what is said of
+    /// the recording on standard error begins with `label`.
+    func fuse<F: AttitudeFilter>(
+        _ filter: F, input recordingInput: RecordingReader.Input, output: String, protecting: [String],
+        label: String? = nil, meter: FuseFleetMeter? = nil
+    ) throws {
         let calibration = try CalibrationFile.read(calibrationFiles)
         let (restored, stateWritable): (OnlineMagnetometerCalibrator<F.Scalar>, Bool) =
             MagnetometerStateFile.read(magnetometerCalibration)  // validate() refuses it with --no-learn-magnetometer
@@ -189,11 +236,18 @@ struct FuseCommand: ParsableCommand {
         let reader = try units.open(recordingInput, useMagnetometer: !noMagnetometer)
         // Before a sample is read: an output that is an input, a link or a folder is refused here.
         let writer =
-            stopAfter == .write ? try FusionCSVWriter(path: output, inputs: recordingInput.paths + calibrationFiles) : nil
+            stopAfter == .write ? try FusionCSVWriter(path: output, inputs: protecting) : nil
         // Rows written through to a pipe or terminal go out whenever the input makes us wait.
         if let writer, writer.file.mode == .writeThrough { reader.whenWaiting = { writer.flush() } }
-        let progress = Progress(label: "fuse")
+        let progress = meter == nil ? Progress(label: "fuse") : nil
         var rows = 0
+        var (metered, meteredIn, meteredOut) = (0, 0, 0)  // what the meter has been told of
+        func tellMeter() {
+            guard let meter else { return }
+            let (read, written) = (reader.bytesRead, writer?.file.bytesWritten ?? 0)
+            meter.add(bytesIn: read - meteredIn, bytesOut: written - meteredOut, rows: rows - metered)
+            (metered, meteredIn, meteredOut) = (rows, read, written)
+        }
         var lastW = F.Scalar.zero  // printed in a measuring run, so the filter's work is kept
         var accelerometer = AccelerometerPresence()
         do throws(RecordingFileError) {
@@ -208,7 +262,10 @@ struct FuseCommand: ParsableCommand {
                     writer?.write(result)
                     lastW = result.quaternion.w
                 }
-                if rows & 0xFFF == 0 { progress.report(rows: rows, bytes: reader.bytesRead, of: reader.totalBytes) }
+                if rows & 0xFFF == 0 {
+                    progress?.report(rows: rows, bytes: reader.bytesRead, of: reader.totalBytes)
+                    tellMeter()
+                }
             }
         } catch {
             writer?.abandon()
@@ -223,27 +280,29 @@ struct FuseCommand: ParsableCommand {
             throw error
         }
         try writer?.finish()
+        tellMeter()
         if let path = magnetometerCalibration, stateWritable, let learned = stream.magnetometerCalibrator, stopAfter == .write {
-            try MagnetometerStateFile.write(learned, to: path, inputs: recordingInput.paths + calibrationFiles + [output])
+            try MagnetometerStateFile.write(learned, to: path, inputs: protecting + [output])
         }
-        progress.finish(rows: rows)
+        progress?.finish(rows: rows)
         warnAboutSkipped(by: reader)
-        if let learned = stream.magnetometerCalibrator { report(learned) }
-        reportStop(rows: rows, bytes: reader.bytesRead, lastW: lastW)
+        if let learned = stream.magnetometerCalibrator, meter == nil { report(learned, label: label) }
+        reportStop(rows: rows, bytes: reader.bytesRead, lastW: lastW, label: label)
     }
 
     /// What the magnetometer's online calibration learned, on standard error.
-    private func report<S: FusionScalar>(_ learned: OnlineMagnetometerCalibrator<S>) {
+    private func report<S: FusionScalar>(_ learned: OnlineMagnetometerCalibrator<S>, label: String?) {
+        let fuse = label.map { "fuse: \($0):" } ?? "fuse:"
         let line: String
         if let c = learned.calibration {
             let h = c.hardIron, s = c.softIron
             let rows = (0..<3).map { r in "(" + (0..<3).map { format(s[r, $0], digits: 2) }.joined(separator: " ") + ")" }
-            line = "fuse: magnetometer calibration \(learned.accuracy.rawValue) (\(learned.acceptedFits) fits accepted): "
+            line = "\(fuse) magnetometer calibration \(learned.accuracy.rawValue) (\(learned.acceptedFits) fits accepted): "
                 + "hard iron (\(format(h.x, digits: 2)), \(format(h.y, digits: 2)), \(format(h.z, digits: 2))) µT, "
                 + "field \(format(c.fieldStrength, digits: 2)) µT, residual \(format(c.residual, digits: 2)) µT"
                 + (learned.hasSoftIron ? ", soft iron rows " + rows.joined(separator: " ") : "")
         } else if learned.sampleCount > 0 {
-            line = "fuse: magnetometer not calibrated (\(learned.sampleCount) directions sampled, no fit accepted)"
+            line = "\(fuse) magnetometer not calibrated (\(learned.sampleCount) directions sampled, no fit accepted)"
         } else {
             return
         }
@@ -251,11 +310,12 @@ struct FuseCommand: ParsableCommand {
     }
 
     /// The measuring run's last line (`--stop-after`).
-    private func reportStop<S: FusionScalar>(rows: Int, bytes: Int, lastW: S) {
+    private func reportStop<S: FusionScalar>(rows: Int, bytes: Int, lastW: S, label: String?) {
         guard stopAfter != .write else { return }
         let detail = stopAfter == .filter ? ", last qw \(lastW)" : ""
+        let fuse = label.map { "fuse: \($0):" } ?? "fuse:"
         FileHandle.standardError.write(
-            Data("fuse: stopped after \(stopAfter.rawValue), \(rows) rows, \(bytes) bytes\(detail)\n".utf8))
+            Data("\(fuse) stopped after \(stopAfter.rawValue), \(rows) rows, \(bytes) bytes\(detail)\n".utf8))
     }
 }
 

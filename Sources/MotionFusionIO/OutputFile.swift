@@ -61,6 +61,8 @@ public final class OutputFile: TextOutputStream {
     private let bufferLimit: Int
     /// Why writing failed (the first failure), if it did.
     public private(set) var failure: String?
+    /// The bytes handed to the file so far (those still buffered not counted).
+    public private(set) var bytesWritten = 0
     private var state = State.open
     /// The temporary file's slot in ``TemporaryFileCleanup``, when it covers it.
     private var cleanupSlot: Int?
@@ -293,6 +295,7 @@ public final class OutputFile: TextOutputStream {
             }
             next += written
             left -= written
+            bytesWritten += written
         }
     }
 

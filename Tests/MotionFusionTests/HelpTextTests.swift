@@ -90,7 +90,7 @@ struct HelpTextTests {
             hiddenSomewhere == [
                 "--beta", "--zeta", "--kp", "--ki", "--maximum-bias", "--accelerometer-time-constant",
                 "--magnetometer-time-constant", "--time-unit", "--gyro-unit", "--accel-unit", "--mag-unit",
-                "--trust-units",
+                "--trust-units", "--jobs",
             ])
     }
 

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// An interrupted run leaves nothing behind: `motion` ended by SIGINT, SIGTERM or SIGHUP while it
-/// writes its output removes the temporary file beside it (it left a full-size hidden copy, one
+/// writes its output (or its outputs, fusing many recordings) removes the temporary file beside it (it left a full-size hidden copy, one
 /// more per interruption), ends by the signal, and the output path is as it was.
 ///
 /// The input is a FIFO that the test keeps open after 12,000 rows (more than the reader's first
@@ -17,13 +17,24 @@ import Testing
 /// whose mask a child inherits, may block them).
 @Suite("Interrupted runs")
 struct InterruptedRunTests {
-    @Test(arguments: ["fuse", "device-motion", "events", "steps", "activity"])
+    /// `fuse --output-directory` ("fuse many") reads the FIFO as one of two recordings in a folder
+    /// (the other, a regular file, is done by the time of the signal) and writes into a folder.
+    @Test(arguments: ["fuse", "device-motion", "events", "steps", "activity", "fuse many"])
     func aSignalRemovesTheTemporaryFile(command: String) throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let fifo = folder["input.fifo"]
+        let many = command == "fuse many"
+        if many {
+            try FileManager.default.createDirectory(atPath: folder["in"], withIntermediateDirectories: false)
+            try FileManager.default.createDirectory(atPath: folder["out"], withIntermediateDirectories: false)
+            var other = "t,gx,gy,gz,ax,ay,az\n"
+            for k in 0..<100 { other += "\(Double(k) * 0.01),0.01,0.02,0.03,0,0,9.81\n" }
+            _ = try folder.write("in/b.csv", other)
+        }
+        let fifo = many ? folder["in/a.csv"] : folder["input.fifo"]
         try #require(mkfifo(fifo, 0o600) == 0)
-        let previous = try folder.write("out.csv", "an earlier result\n")
+        let watched = many ? folder["out"] : folder.path
+        let previous = try folder.write(many ? "out/a.csv" : "out.csv", "an earlier result\n")
         var rows = "t,gx,gy,gz,ax,ay,az\n"
         for k in 0..<12_000 { rows += "\(Double(k) * 0.01),0.01,0.02,0.03,0,0,9.81\n" }
         for signal in [SIGINT, SIGTERM, SIGHUP] {
@@ -34,7 +45,7 @@ struct InterruptedRunTests {
             defer { close(writer) }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try StandardOutputTests.binary())
-            process.arguments = [command, fifo, "-o", previous]
+            process.arguments = many ? ["fuse", folder["in"], "-O", watched, "--jobs", "2"] : [command, fifo, "-o", previous]
             process.standardInput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             var signals = sigset_t()
@@ -58,16 +69,21 @@ struct InterruptedRunTests {
             #expect(written == bytes.count, "\(command): the command read the rows")
             var temporary: [String] = []
             for _ in 0..<200 where temporary.isEmpty {
-                temporary = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp-") }
+                temporary = try FileManager.default.contentsOfDirectory(atPath: watched).filter { $0.contains(".tmp-") }
                 if temporary.isEmpty { usleep(50_000) }
             }
-            #expect(temporary.count == 1, "\(command): the temporary file while it runs")
+            #expect(many ? temporary.count >= 1 : temporary.count == 1, "\(command): the temporary file while it runs")
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "\(command), signal \(signal): ended by it")
-            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp-") }
+            let left = try FileManager.default.contentsOfDirectory(atPath: watched).filter { $0.contains(".tmp-") }
             #expect(left.isEmpty, "\(command), signal \(signal): \(left) left behind")
             #expect(try String(contentsOfFile: previous, encoding: .utf8) == "an earlier result\n")
+            if many {
+                // The other recording was done before the signal, and is kept.
+                #expect(try String(contentsOfFile: folder["out/b.csv"], encoding: .utf8).hasPrefix("t,qw,qx,qy,qz"))
+                try FileManager.default.removeItem(atPath: folder["out/b.csv"])
+            }
         }
     }
 }

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import ArgumentParser
+
+@testable import MotionCLI
+@testable import MotionFusion
+@testable import MotionFusionIO
+
+/// `motion fuse INPUT… --output-directory FOLDER`: many recordings on all cores, each output the
+/// same bytes as `motion fuse FILE -o OUTPUT` gives, refused before anything is read when the plan
+/// cannot work, and a failing file reported without stopping the others.
+@Suite("motion fuse over many files")
+struct FuseFleetTests {
+    /// A fresh folder under the temporary directory.
+    static func folder(_ name: String = UUID().uuidString) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mf-fleet-\(name)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// A recording written to `path` (FuseCommandTests' synthetic rotation, `rows` long).
+    static func recording(at path: String, rows: Int, magnetometer: Bool = true) throws {
+        let source = FuseCommandTests.input(rows: rows, magnetometer: magnetometer)
+        try FileManager.default.copyItem(atPath: source, toPath: path)
+    }
+
+    static func run(_ arguments: [String]) throws { try FuseCommandTests.run(arguments) }
+
+    static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    static func names(_ folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    }
+
+    @Test func folderAndFilesGiveWhatSingleRunsGive() throws {
+        let inputs = try Self.folder()
+        try Self.recording(at: inputs + "/a.csv", rows: 700)
+        try Self.recording(at: inputs + "/b.csv", rows: 300, magnetometer: false)
+        try Self.recording(at: inputs + "/c.csv", rows: 450)
+        let zipped = try OtherSourcesFileTests.gzip(inputs + "/c.csv")
+        try FileManager.default.removeItem(atPath: inputs + "/c.csv")
+        #expect(zipped.hasSuffix("/c.csv.gz"))
+        // Not recordings: another extension, a hidden file, a subfolder.
+        try Data("t,gx\n".utf8).write(to: URL(fileURLWithPath: inputs + "/notes.txt"))
+        try Self.recording(at: inputs + "/.hidden.csv", rows: 10)
+        try FileManager.default.createDirectory(atPath: inputs + "/sub.csv", withIntermediateDirectories: false)
+        let loose = try Self.folder() + "/d.csv"
+        try Self.recording(at: loose, rows: 200)
+        let out = try Self.folder() + "/fused"  // made by the command
+
+        try Self.run(["fuse", inputs, loose, "--output-directory", out, "--filter", "inertial", "--jobs", "2"])
+        #expect(try Self.names(out) == ["a.csv", "b.csv", "c.csv", "d.csv"])
+        for (input, name) in [(inputs + "/a.csv", "a.csv"), (inputs + "/b.csv", "b.csv"), (zipped, "c.csv"), (loose, "d.csv")] {
+            let single = try Self.folder() + "/single.csv"
+            try Self.run(["fuse", input, "-o", single, "--filter", "inertial"])
+            let fleet = try Self.bytes(out + "/" + name)
+            #expect(fleet == (try Self.bytes(single)), "\(name) differs from motion fuse \(input) -o …")
+            #expect(fleet.count > 1000)
+        }
+    }
+
+    @Test func oneWorkerAndManyGiveTheSameFiles() throws {
+        let inputs = try Self.folder()
+        for k in 0..<5 { try Self.recording(at: inputs + "/r\(k).csv", rows: 100 + 97 * k) }
+        let one = try Self.folder(), many = try Self.folder()
+        try Self.run(["fuse", inputs, "-O", one, "--jobs", "1"])
+        try Self.run(["fuse", inputs, "-O", many, "--jobs", "4"])
+        #expect(try Self.names(one) == (0..<5).map { "r\($0).csv" })
+        for name in try Self.names(one) {
+            #expect(try Self.bytes(one + "/" + name) == (try Self.bytes(many + "/" + name)))
+        }
+    }
+
+    @Test func aFailingFileStopsNoOtherAndIsNamed() throws {
+        let inputs = try Self.folder()
+        try Self.recording(at: inputs + "/good1.csv", rows: 300)
+        try Data("t,gx,gy,gz,ax,ay,az\n0,0,0,0,0,0,9.8\n0.01,0,0,zero,0,0,9.8\n".utf8)
+            .write(to: URL(fileURLWithPath: inputs + "/bad.csv"))
+        try Self.recording(at: inputs + "/good2.csv", rows: 300)
+        let out = try Self.folder()
+        let existing = out + "/bad.csv"
+        try Data("kept\n".utf8).write(to: URL(fileURLWithPath: existing))
+        do {
+            try Self.run(["fuse", inputs, "-O", out])
+            Issue.record("a malformed file did not fail the run")
+        } catch let error as CommandFailure {
+            #expect(error.description.hasPrefix("1 of 3 files failed (the others were written):"))
+            #expect(error.description.contains(inputs + "/bad.csv: "))
+            #expect(error.description.contains("line 3"), "\(error.description)")
+        }
+        // The good files are written; the bad one's old output is untouched; nothing temporary is left.
+        #expect(try Self.names(out) == ["bad.csv", "good1.csv", "good2.csv"])
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "kept\n")
+    }
+
+    @Test func plansThatCannotWorkAreRefusedBeforeAnythingIsWritten() throws {
+        let a = try Self.folder(), b = try Self.folder()
+        try Self.recording(at: a + "/same.csv", rows: 50)
+        try Self.recording(at: b + "/same.csv", rows: 50)
+        try Self.recording(at: a + "/other.csv", rows: 50)
+        let out = try Self.folder() + "/never"
+        func refusal(_ arguments: [String]) throws -> String {
+            do {
+                try Self.run(arguments)
+            } catch let error as CommandFailure {
+                return error.description
+            }
+            Issue.record("\(arguments) was not refused")
+            return ""
+        }
+        #expect(try refusal(["fuse", a, b, "-O", out]).contains("would both be written to same.csv"))
+        #expect(try refusal(["fuse", a + "/other.csv", a, "-O", out]).contains("is given twice"))
+        #expect(try refusal(["fuse", a, "-O", a]).contains("is the input"))
+        let empty = try Self.folder()
+        #expect(try refusal(["fuse", empty, "-O", out]).contains("holds no .csv or .csv.gz file"))
+        #expect(try refusal(["fuse", a + "/missing.csv", a, "-O", out]).contains("no such file or folder"))
+        #expect(try refusal(["fuse", a, "-", "-O", out]).contains("standard input"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // An output folder that is a file.
+        #expect(try refusal(["fuse", a, "-O", a + "/other.csv"]).contains("is not a folder"))
+    }
+
+    @Test(arguments: [
+        (["fuse", "x.csv", "y.csv", "-o", "out.csv"], "several inputs need --output-directory"),
+        (["fuse", "x.csv", "-o", "out.csv", "-O", "folder"], "not both"),
+        (["fuse", "x.csv"], "missing -o OUTPUT (or --output-directory FOLDER"),
+        (["fuse", "x.csv", "-o", "out.csv", "--jobs", "2"], "--jobs goes with --output-directory"),
+        (["fuse", "x.csv", "-O", "folder", "--jobs", "0"], "--jobs must be at least 1"),
+        (["fuse", "--gyroscope", "g.csv", "--accelerometer", "a.csv", "-O", "folder"], "not the sensors' files"),
+        (["fuse", "x.csv", "-O", "folder", "--magnetometer-calibration", "state.json"], "cannot go with --output-directory"),
+    ])
+    func optionsThatDoNotGoTogetherAreRefused(arguments: [String], message: String) {
+        do {
+            _ = try MotionCommand.parseAsRoot(arguments)
+            Issue.record("\(arguments) parsed")
+        } catch {
+            let text = MotionCommand.message(for: error)
+            #expect(text.contains(message), "\(text)")
+        }
+    }
+
+    @Test func theMeterAddsWhatEveryWorkerReports() {
+        let meter = FuseFleetMeter(files: 3, workers: 2)
+        meter.add(bytesIn: 1_000_000, bytesOut: 2_000_000, rows: 10)
+        meter.add(bytesIn: 500_000, bytesOut: 0, rows: 5, fileDone: true)
+        meter.add(bytesIn: 0, bytesOut: 0, rows: 0, fileDone: true, failed: true)
+        let line = meter.finish()
+        #expect(line.hasPrefix("fuse: done, 2 of 3 files (1 failed), 15 rows, 1.5 MB in, 2.0 MB out, "), "\(line)")
+        #expect(line.hasSuffix(" MB/s out (2 workers)"))
+    }
+}
