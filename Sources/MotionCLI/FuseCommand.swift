@@ -156,7 +156,9 @@ struct FuseCommand: ParsableCommand {
             if magnetometerCalibration != nil {
                 throw ValidationError("--magnetometer-calibration keeps one recording's state; it cannot go with --output-directory")
             }
-            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+            if let jobs, !(1...FuseFleetPlan.maximumJobs).contains(jobs) {
+                throw ValidationError("--jobs must be 1 to \(FuseFleetPlan.maximumJobs), got \(jobs)")
+            }
         }
         // An option of another filter would be ignored: refuse it, naming the filters it belongs to.
         for option in filterOptions.keys.sorted(by: { $0.rawValue < $1.rawValue }) where !filter.options.contains(option) {
@@ -214,17 +216,18 @@ struct FuseCommand: ParsableCommand {
             return
         }
         let plan = try FuseFleetPlan(inputs: [first] + moreInputs, directory: outputDirectory)
-        try FuseFleetPlan.prepare(directory: outputDirectory)
-        let workers = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, plan.jobs.count)
+        if stopAfter == .write { try FuseFleetPlan.prepare(directory: outputDirectory) }
+        let cores = min(ProcessInfo.processInfo.activeProcessorCount, FuseFleetPlan.maximumJobs)
+        let workers = min(jobs ?? cores, plan.jobs.count)
         try fuseFleet(filter, plan: plan, workers: max(workers, 1))
     }
 
     /// Fuses one recording into `output` (see ``fuse(_:)``); `protecting` are the files the output may
-    /// not be. With a `meter` (many recordings at once) the progress goes to it and what is said of
+    /// not be. With a `tally` (many recordings at once) the progress goes to it and what is said of
     /// the recording on standard error begins with `label`.
     func fuse<F: AttitudeFilter>(
         _ filter: F, input recordingInput: RecordingReader.Input, output: String, protecting: [String],
-        label: String? = nil, meter: FuseFleetMeter? = nil
+        label: String? = nil, tally: FuseFleetMeter.Tally? = nil
     ) throws {
         let calibration = try CalibrationFile.read(calibrationFiles)
         let (restored, stateWritable): (OnlineMagnetometerCalibrator<F.Scalar>, Bool) =
@@ -239,14 +242,10 @@ struct FuseCommand: ParsableCommand {
             stopAfter == .write ? try FusionCSVWriter(path: output, inputs: protecting) : nil
         // Rows written through to a pipe or terminal go out whenever the input makes us wait.
         if let writer, writer.file.mode == .writeThrough { reader.whenWaiting = { writer.flush() } }
-        let progress = meter == nil ? Progress(label: "fuse") : nil
+        let progress = tally == nil ? Progress(label: "fuse") : nil
         var rows = 0
-        var (metered, meteredIn, meteredOut) = (0, 0, 0)  // what the meter has been told of
         func tellMeter() {
-            guard let meter else { return }
-            let (read, written) = (reader.bytesRead, writer?.file.bytesWritten ?? 0)
-            meter.add(bytesIn: read - meteredIn, bytesOut: written - meteredOut, rows: rows - metered)
-            (metered, meteredIn, meteredOut) = (rows, read, written)
+            tally?.report(bytesIn: reader.bytesRead, bytesOut: writer?.file.bytesWritten ?? 0, rows: rows)
         }
         var lastW = F.Scalar.zero  // printed in a measuring run, so the filter's work is kept
         var accelerometer = AccelerometerPresence()
@@ -286,7 +285,7 @@ struct FuseCommand: ParsableCommand {
         }
         progress?.finish(rows: rows)
         warnAboutSkipped(by: reader)
-        if let learned = stream.magnetometerCalibrator, meter == nil { report(learned, label: label) }
+        if let learned = stream.magnetometerCalibrator, tally == nil { report(learned, label: label) }
         reportStop(rows: rows, bytes: reader.bytesRead, lastW: lastW, label: label)
     }
 

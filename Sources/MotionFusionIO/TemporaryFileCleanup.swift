@@ -25,8 +25,9 @@ import Synchronization
 /// normal exit, only not on a signal.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public enum TemporaryFileCleanup {
-    /// How many temporary files are covered at once.
-    public static let capacity = 16
+    /// How many temporary files are covered at once (`motion fuse --output-directory` keeps one
+    /// per worker).
+    public static let capacity = 64
     /// The longest path covered, in bytes.
     public static let longestPath = 4095
 
