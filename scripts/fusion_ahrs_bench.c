@@ -74,7 +74,7 @@ int main(int argc, char **argv) {
         .gyroscopeRange = 2000.0f,
         .accelerationRejection = 10.0f,
         .magneticRejection = 10.0f,
-        .rejectionTimeout = 5.0f * (float)(1.0 / dt),
+        .rejectionTimeout = 5.0f,  // seconds: FusionAhrsSetSettings multiplies it by the rate
     };
     for (int magnetometer = 0; magnetometer <= 1; magnetometer++) {
         double best = 1e300;
