@@ -109,19 +109,6 @@ struct FuseFleetPlan: Equatable {
     }
 }
 
-/// A file's device and inode: the same file under two names is the same identity.
-struct FileIdentity: Hashable {
-    var device: UInt64
-    var inode: UInt64
-
-    init?(path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-    }
-}
-
 /// The bytes a fleet of `motion fuse` runs has read and written, for its progress line and its
 /// last line: every worker adds what it did since it last reported.
 final class FuseFleetMeter: Sendable {

@@ -77,7 +77,7 @@ struct RecordCommand: ParsableCommand {
             throw CommandFailure("-o -: a recording is appended to, truncated and synced, so it must be a file")
         }
         // Appending to the file being replayed would feed the replay its own output without end.
-        if let replay, Self.sameFile(replay, output) {
+        if let replay, FileIdentity.same(replay, output) {
             throw CommandFailure("\(output) is the file being replayed (--replay \(replay)); record to another file")
         }
         let recorder: MotionRecorder
@@ -101,13 +101,5 @@ struct RecordCommand: ParsableCommand {
             note = "; its time continues after its last row (t = \(end) s): timestamps shifted by +\(recorder.timeOffset) s"
         }
         FileHandle.standardError.write("recorded \(manager.sampleCount) samples to \(output)\(note)\n".data(using: .utf8)!)
-    }
-
-    /// True when both paths name one existing file (the same device and inode, by any name).
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-        var first = stat()
-        var second = stat()
-        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev
-            && first.st_ino == second.st_ino
     }
 }

@@ -84,8 +84,6 @@ struct SimulateCommand: ParsableCommand {
     /// symbolic links are resolved, or the same existing file.
     static func sameFile(_ a: String, _ b: String) -> Bool {
         func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
-        if a == b || resolved(a) == resolved(b) { return true }
-        var first = stat(), second = stat()
-        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
+        return a == b || resolved(a) == resolved(b) || FileIdentity.same(a, b)
     }
 }
