@@ -211,25 +211,28 @@ struct FuseCommand: ParsableCommand {
     /// accelerometer: the gyroscope is integrated, there is no tilt correction and the row's flags
     /// lack accelerometerUsed.
     func fuse<F: AttitudeFilter>(_ filter: F) throws {
+        let calibration = try CalibrationFile.read(calibrationFiles)
         guard let outputDirectory, let first = recording.input else {
-            try fuse(filter, input: recordingInput, output: output ?? "-", protecting: recordingInput.paths + calibrationFiles)
+            try fuse(
+                filter, input: recordingInput, output: output ?? "-", calibration: calibration,
+                protecting: recordingInput.paths + calibrationFiles)
             return
         }
         let plan = try FuseFleetPlan(inputs: [first] + moreInputs, directory: outputDirectory)
         if stopAfter == .write { try FuseFleetPlan.prepare(directory: outputDirectory) }
         let cores = min(ProcessInfo.processInfo.activeProcessorCount, FuseFleetPlan.maximumJobs)
         let workers = min(jobs ?? cores, plan.jobs.count)
-        try fuseFleet(filter, plan: plan, workers: max(workers, 1))
+        try fuseFleet(filter, plan: plan, workers: max(workers, 1), calibration: calibration)
     }
 
-    /// Fuses one recording into `output` (see ``fuse(_:)``); `protecting` are the files the output may
-    /// not be. With a `tally` (many recordings at once) the progress goes to it and what is said of
-    /// the recording on standard error begins with `label`.
+    /// Fuses one recording into `output` (see ``fuse(_:)``) with the `--calibration` files' `calibration`
+    /// (read once per run); `protecting` are the files the output may not be. With a `tally` (many
+    /// recordings at once) the progress goes to it and what is said of the recording on standard
+    /// error begins with `label`.
     func fuse<F: AttitudeFilter>(
-        _ filter: F, input recordingInput: RecordingReader.Input, output: String, protecting: [String],
-        label: String? = nil, tally: FuseFleetMeter.Tally? = nil
+        _ filter: F, input recordingInput: RecordingReader.Input, output: String, calibration: SensorCalibration,
+        protecting: [String], label: String? = nil, tally: FuseFleetMeter.Tally? = nil
     ) throws {
-        let calibration = try CalibrationFile.read(calibrationFiles)
         let (restored, stateWritable): (OnlineMagnetometerCalibrator<F.Scalar>, Bool) =
             MagnetometerStateFile.read(magnetometerCalibration)  // validate() refuses it with --no-learn-magnetometer
         var stream = FusionStream(
@@ -285,23 +288,22 @@ struct FuseCommand: ParsableCommand {
         }
         progress?.finish(rows: rows)
         warnAboutSkipped(by: reader)
-        if let learned = stream.magnetometerCalibrator, tally == nil { report(learned, label: label) }
+        if let learned = stream.magnetometerCalibrator, tally == nil { report(learned) }
         reportStop(rows: rows, bytes: reader.bytesRead, lastW: lastW, label: label)
     }
 
     /// What the magnetometer's online calibration learned, on standard error.
-    private func report<S: FusionScalar>(_ learned: OnlineMagnetometerCalibrator<S>, label: String?) {
-        let fuse = label.map { "fuse: \($0):" } ?? "fuse:"
+    private func report<S: FusionScalar>(_ learned: OnlineMagnetometerCalibrator<S>) {
         let line: String
         if let c = learned.calibration {
             let h = c.hardIron, s = c.softIron
             let rows = (0..<3).map { r in "(" + (0..<3).map { format(s[r, $0], digits: 2) }.joined(separator: " ") + ")" }
-            line = "\(fuse) magnetometer calibration \(learned.accuracy.rawValue) (\(learned.acceptedFits) fits accepted): "
+            line = "fuse: magnetometer calibration \(learned.accuracy.rawValue) (\(learned.acceptedFits) fits accepted): "
                 + "hard iron (\(format(h.x, digits: 2)), \(format(h.y, digits: 2)), \(format(h.z, digits: 2))) µT, "
                 + "field \(format(c.fieldStrength, digits: 2)) µT, residual \(format(c.residual, digits: 2)) µT"
                 + (learned.hasSoftIron ? ", soft iron rows " + rows.joined(separator: " ") : "")
         } else if learned.sampleCount > 0 {
-            line = "\(fuse) magnetometer not calibrated (\(learned.sampleCount) directions sampled, no fit accepted)"
+            line = "fuse: magnetometer not calibrated (\(learned.sampleCount) directions sampled, no fit accepted)"
         } else {
             return
         }

@@ -200,7 +200,9 @@ extension FuseCommand {
     /// the magnetometer calibration it learned, which is not kept). A file that fails does not stop
     /// the others: its error is printed when it happens, and at the end the command fails with the
     /// count (and the first failures again).
-    func fuseFleet<F: AttitudeFilter>(_ filter: F, plan: FuseFleetPlan, workers: Int) throws {
+    func fuseFleet<F: AttitudeFilter>(
+        _ filter: F, plan: FuseFleetPlan, workers: Int, calibration: SensorCalibration
+    ) throws {
         let meter = FuseFleetMeter(files: plan.jobs.count, workers: workers)
         // The largest files first: no worker is left with a long file while the others idle.
         let sizes = plan.sizes
@@ -222,7 +224,7 @@ extension FuseCommand {
                     // The plan checked every output against every input; each writer checks its
                     // own input and the calibration files again (not all inputs: N² stats).
                     try command.fuse(
-                        filter, input: .file(job.input), output: job.output,
+                        filter, input: .file(job.input), output: job.output, calibration: calibration,
                         protecting: [job.input] + command.calibrationFiles, label: job.input, tally: tally)
                     meter.add(bytesIn: 0, bytesOut: 0, rows: 0, fileDone: true)
                 } catch {
