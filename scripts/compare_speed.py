@@ -312,33 +312,48 @@ def run_peers(args, ts, gyr, acc, mag):
     return methods
 
 
-def run_classic_c(args, ts, gyr, acc, mag):
-    """The classic Madgwick step and bare gyroscope integration in C (scripts/classic_madgwick.c),
-    built with gcc -O3 -march=native, on the same samples; [] when no C compiler is found."""
+def find_c_compiler(rows: str):
+    """gcc (or cc); None, saying that `rows` are skipped, when there is none."""
     import shutil
-    import struct
 
     compiler = shutil.which("gcc") or shutil.which("cc")
     if compiler is None:
-        print("compare_speed: no C compiler: the classic C Madgwick rows are skipped", file=sys.stderr)
-        return []
-    n = len(gyr)
+        print(f"compare_speed: no C compiler: {rows} are skipped", file=sys.stderr)
+    return compiler
+
+
+def run_c_bench(binary: Path, folder: Path, args, ts, gyr, acc, mag) -> dict:
+    """Writes the samples for a C bench (int64 n, double dt, then n rows of gx gy gz ax ay az mx my
+    mz; zeros without a magnetometer) into `folder`, runs `binary SAMPLES REPEATS`, and reads its
+    lines "<case> <mode> <scalar> <ns per sample>" into {(case, mode, scalar): ns}."""
+    import struct
+
     rows = np.hstack([gyr, acc, mag if mag is not None else np.zeros_like(gyr)]).astype("<f8")
-    with tempfile.TemporaryDirectory() as tmp:
-        binary = Path(tmp) / "classic_madgwick"
-        samples = Path(tmp) / "samples.bin"
-        subprocess.run([compiler, "-O3", "-march=native", "-o", str(binary),
-                        str(ROOT / "scripts" / "classic_madgwick.c"), "-lm"], check=True)
-        samples.write_bytes(struct.pack("<qd", n, ts) + rows.tobytes())
-        result = subprocess.run([str(binary), str(samples), str(args.repeats)],
-                                capture_output=True, text=True)
+    samples = folder / "samples.bin"
+    samples.write_bytes(struct.pack("<qd", len(gyr), ts) + rows.tobytes())
+    result = subprocess.run([str(binary), str(samples), str(args.repeats)], capture_output=True, text=True)
     if result.returncode != 0:
-        fail(f"classic_madgwick failed:\n{result.stderr}")
+        fail(f"{binary.name} failed:\n{result.stderr}")
     cases: dict = {}
     for line in result.stdout.split("\n"):
         if line.strip():
             case, mode, scalar, ns = line.split()
             cases[(case, mode, scalar)] = float(ns)
+    return cases
+
+
+def run_classic_c(args, ts, gyr, acc, mag):
+    """The classic Madgwick step and bare gyroscope integration in C (scripts/classic_madgwick.c),
+    built with gcc -O3 -march=native, on the same samples; [] when no C compiler is found."""
+    compiler = find_c_compiler("the classic C Madgwick rows")
+    if compiler is None:
+        return []
+    n = len(gyr)
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = Path(tmp) / "classic_madgwick"
+        subprocess.run([compiler, "-O3", "-march=native", "-o", str(binary),
+                        str(ROOT / "scripts" / "classic_madgwick.c"), "-lm"], check=True)
+        cases = run_c_bench(binary, Path(tmp), args, ts, gyr, acc, mag)
     methods = []
     for scalar in ("float", "double"):
         method = Method(f"C-madgwick-{scalar}", f"classic Madgwick in C, {scalar} (gcc -O3 -march=native)",
@@ -361,15 +376,9 @@ def run_fusion_c(args, ts, gyr, acc, mag):
     folder, never kept) built with gcc -O3 -march=native beside scripts/fusion_ahrs_bench.c, on the
     same samples, timed as `motion bench` times ours; [] when there is no C compiler or the source
     cannot be fetched."""
-    import shutil
-    import struct
-
-    compiler = shutil.which("gcc") or shutil.which("cc")
+    compiler = find_c_compiler("the x-io Fusion C rows")
     if compiler is None:
-        print("compare_speed: no C compiler: the x-io Fusion C rows are skipped", file=sys.stderr)
         return []
-    n = len(gyr)
-    rows = np.hstack([gyr, acc, mag if mag is not None else np.zeros_like(gyr)]).astype("<f8")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         fetched = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary",
@@ -381,21 +390,15 @@ def run_fusion_c(args, ts, gyr, acc, mag):
         subprocess.run(["tar", "-xzf", str(tmp / "imufusion-1.3.3.tar.gz"), "-C", str(tmp)], check=True)
         source = tmp / "imufusion-1.3.3" / "Fusion"
         binary = tmp / "fusion_ahrs_bench"
-        samples = tmp / "samples.bin"
         subprocess.run([compiler, "-O3", "-march=native", "-I", str(source), "-o", str(binary),
                         str(ROOT / "scripts" / "fusion_ahrs_bench.c"), *sorted(str(c) for c in source.glob("*.c")),
                         "-lm"], check=True)
-        samples.write_bytes(struct.pack("<qd", n, ts) + rows.tobytes())
-        result = subprocess.run([str(binary), str(samples), str(args.repeats)], capture_output=True, text=True)
-    if result.returncode != 0:
-        fail(f"fusion_ahrs_bench failed:\n{result.stderr}")
+        cases = run_c_bench(binary, tmp, args, ts, gyr, acc, mag)
     method = Method("C-fusion-ahrs", "x-io Fusion 1.3.3 C AHRS, float (gcc -O3 -march=native)", "peer", "inertial",
-                    n, ours_scalar="Float")
-    for line in result.stdout.split("\n"):
-        if line.strip():
-            _, mode, _, ns = line.split()
-            if mode == "6D" or mag is not None:
-                method.ns[mode] = float(ns)
+                    len(gyr), ours_scalar="Float")
+    for mode in MODES:
+        if mode == "6D" or mag is not None:
+            method.ns[mode] = cases[("fusion-ahrs", mode, "float")]
     return [method]
 
 
@@ -411,9 +414,8 @@ def run_complementary_c(args, motion: Path, csv: Path, t, gyr, acc):
     import shutil
     import struct
 
-    compiler = shutil.which("gcc") or shutil.which("cc")
+    compiler = find_c_compiler("the C complementary rows")
     if compiler is None:
-        print("compare_speed: no C compiler: the C complementary rows are skipped", file=sys.stderr)
         return []
     n = len(t)
     dt = np.concatenate([[0.0], np.diff(t)])
