@@ -27,7 +27,12 @@ public struct SensorCalibration: Sendable, Hashable {
     public func apply<Scalar: FusionScalar>(
         gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?
     ) -> (gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?) {
-        (
+        // Uncalibrated (the common case): nothing to copy. Mapping the optionals copied all three
+        // calibrations (150 bytes each) at every sample.
+        if self.gyroscope == nil && self.accelerometer == nil && self.magnetometer == nil {
+            return (gyroscope, accelerometer, magnetometer)
+        }
+        return (
             self.gyroscope.map { $0.apply(gyroscope) } ?? gyroscope,
             self.accelerometer.map { $0.apply(accelerometer) } ?? accelerometer,
             magnetometer.map { m in self.magnetometer.map { $0.apply(m) } ?? m }

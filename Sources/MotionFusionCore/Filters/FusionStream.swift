@@ -103,7 +103,7 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
 
     /// Processes one sample: gyroscope rad/s, accelerometer (specific force) m/s², magnetometer µT
     /// or nil for 6D, timestamp in seconds.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func update(
         timestamp: Double, gyroscope rawGyroscope: SIMD3<Scalar>, accelerometer rawAccelerometer: SIMD3<Scalar>,
         magnetometer rawMagnetometer: SIMD3<Scalar>? = nil
