@@ -15,7 +15,7 @@ struct MotionCommand: ParsableCommand {
             (Sources/MotionFusion/MotionFusion.docc/CommandLineTool.md).
             """,
         version: MotionFusionVersion.string,
-        subcommands: [FuseCommand.self, BenchCommand.self, EventsCommand.self, StepsCommand.self, ActivityCommand.self, SimulateCommand.self, RecordCommand.self, DeviceMotionCommand.self, EvaluateCommand.self, CalibrateCommand.self, DeclinationCommand.self, VersionCommand.self, DemoCommand.self]
+        subcommands: [FuseCommand.self, BenchCommand.self, EventsCommand.self, StepsCommand.self, ActivityCommand.self, SimulateCommand.self, RecordCommand.self, DeviceMotionCommand.self, EvaluateCommand.self, TuneCommand.self, CalibrateCommand.self, DeclinationCommand.self, VersionCommand.self, DemoCommand.self]
     )
 
     /// Runs the command; an interrupted run (SIGINT, SIGTERM, SIGHUP) first removes its temporary

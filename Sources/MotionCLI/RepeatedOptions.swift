@@ -19,6 +19,7 @@ enum RepeatedOptions {
         "bench": ["filter", "streams"],
         "steps": ["set"],
         "activity": ["set"],
+        "tune": ["set", "truth"],
     ]
 
     /// Long names that name the same option as another (a flag's `--no-` form, a second name),

@@ -1,0 +1,160 @@
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import MotionCLI
+@testable import MotionFusion
+@testable import MotionFusionCore
+
+/// `motion tune`: the grid its `--set` ranges make, the leave-one-recording-out choice, and scores
+/// that are `motion fuse` followed by `motion evaluate`'s computation, candidate by candidate.
+@Suite("motion tune")
+struct TuneCommandTests {
+    @Test func rangesListsAndTheirCombinations() throws {
+        let grid = try TuneGrid(["a=1...100:3:log", "b=true,false", "c=0...1"], steps: 3)
+        #expect(grid.axes.map(\.name) == ["a", "b", "c"])
+        let a = grid.axes[0].values.map { Double($0)! }
+        #expect(a.count == 3 && a[0] == 1 && abs(a[1] - 10) < 1e-12 && a[2] == 100)
+        #expect(grid.axes[1].values == ["true", "false"])
+        #expect(grid.axes[2].values.map { Double($0)! } == [0, 0.5, 1])
+        #expect(grid.count == 18)
+        // Mixed radix, the last axis fastest.
+        #expect(grid.overrides(0) == ["a=1.0", "b=true", "c=0.0"])
+        #expect(grid.overrides(4) == ["a=1.0", "b=false", "c=0.5"])
+        #expect(grid.overrides(17) == ["a=100.0", "b=false", "c=1.0"])
+        #expect(try TuneGrid(["x=2...4"], steps: 5).axes[0].values.map { Double($0)! } == [2, 2.5, 3, 3.5, 4])
+        #expect(try TuneGrid([], steps: 10).count == 1)
+    }
+
+    @Test func malformedRangesAreRefusedWithTheirText() {
+        let bad: [(String, String)] = [
+            ("a=2...1", "a...b needs a below b"),
+            ("a=1...2:1", "N in a...b:N must be a whole number from 2 to 10000"),
+            ("a=0...1:3:log", "a...b:N:log needs a above 0"),
+            ("a=1...2:3:lin", "expected log after a...b:N, got 'lin'"),
+            ("a=1,1", "a value is listed twice"),
+            ("a=1,,2", "value 2 is empty"),
+            ("a", "expected name=a...b, name=a...b:N, name=a...b:N:log or name=v1,v2,…"),
+            ("a=x...2", "the ends of a...b must be finite numbers"),
+        ]
+        for (text, why) in bad {
+            #expect(throws: (any Error).self) { try TuneGrid([text], steps: 10) }
+            do {
+                _ = try TuneGrid([text], steps: 10)
+            } catch {
+                #expect("\(error)" == "tune: --set '\(text)': \(why)")
+            }
+        }
+        #expect(throws: (any Error).self) { try TuneGrid(["a=1", "a=2"], steps: 10) }
+        #expect(throws: (any Error).self) { try TuneGrid(["a=1...2:10000", "b=1...2:10000"], steps: 10) }
+    }
+
+    /// A score matrix worked by hand: candidate 2 is best overall but worst on recording 0; candidate
+    /// 3 diverged on recording 0; candidate 4 ties candidate 0.
+    @Test func leaveOneOutChoosesOnTheOthersAndScoresTheOneLeftOut() {
+        let nan = Double.nan
+        let scores: [Double] = [
+            1, 1, 1,  // 0: mean 1
+            0.5, 0.5, 3,  // 1: mean 1.333
+            2, 0.2, 0.2,  // 2: mean 0.8
+            nan, 0, 0,  // 3: diverged on recording 0
+            1, 1, 1,  // 4: ties 0
+        ]
+        let folds = TuneReport.leaveOneOut(scores: scores, candidates: 5, recordings: 3)
+        // Out 0: means on 1 and 2 are 1, 1.75, 0.2, 0, 1: candidate 3, which diverged there.
+        #expect(folds[0].chosen == 3 && folds[0].error.isNaN)
+        // Out 1: on 0 and 2: 1, 1.75, 1.1, NaN, 1: candidate 0 (ties to the lower index).
+        #expect(folds[1].chosen == 0 && folds[1].error == 1)
+        // Out 2: on 0 and 1: 1, 0.5, 1.1, NaN, 1: candidate 1, 3° there.
+        #expect(folds[2].chosen == 1 && folds[2].error == 3)
+        let report = TuneReport(
+            axes: ["x"], values: [[], ["1"], ["2"], ["3"], ["4"]], names: ["a", "b", "c"], scores: scores,
+            metric: .total, filter: .inertial, sixD: false, samples: 30, readSeconds: 0, searchSeconds: 0, threads: 1,
+            top: 10)
+        #expect(report.ranking == [2, 0, 4, 1, 3])
+        #expect(TuneReport.leaveOneOut(scores: [1, 2], candidates: 2, recordings: 1).isEmpty)
+        let csv = report.csv.split(separator: "\n")
+        #expect(csv[0] == "rank,x,mean,a,b,c")
+        #expect(csv[1] == "1,2,\((0 + 2 + 0.2 + 0.2) / 3.0),2.0,0.2,0.2")
+        #expect(csv[2] == "2,default,1.0,1.0,1.0,1.0")
+        #expect(csv[5] == "5,3,nan,nan,0.0,0.0")
+    }
+
+    @Test func optionsThatCannotWorkAreRefused() {
+        for arguments in [
+            ["a.csv", "b.csv", "--truth", "t.csv"],
+            ["a.csv", "--no-magnetometer", "--metric", "total"],
+            ["-"],
+            ["a.csv", "--jobs", "0"],
+            [],
+        ] {
+            #expect(throws: (any Error).self, "\(arguments)") { try TuneCommand.parse(arguments) }
+        }
+    }
+
+    /// Each candidate's score on each trial is what `motion fuse` with its `--set` values writes,
+    /// scored by ``OrientationErrors`` against the trial's truth (the computation of `motion
+    /// evaluate`), in 9D (total, to 1e-9°) and in 6D in Float (inclination); one thread or two give
+    /// the same bits.
+    @Test(.enabled(if: BroadData.required, "BROAD data not found at ../shared/reference-data/broad"))
+    func scoresAreThoseOfFuseThenEvaluate() throws {
+        let trials = ["01_undisturbed_slow_rotation_A", "24_disturbed_tapping_A"].map {
+            BroadData.folder.appendingPathComponent($0 + ".csv").path
+        }
+        let folder = try Folder()
+        defer { folder.remove() }
+        for sixD in [false, true] {
+            let mode = sixD ? ["--no-magnetometer", "--precision", "float"] : []
+            let arguments = trials + ["--set", "accelerometerTimeConstant=2,7", "--jobs", "1"] + mode
+            let report = try TuneCommand.parse(arguments).report()
+            #expect(report.candidates == 3 && report.names == trials)
+            let twoThreads = try TuneCommand.parse(trials + ["--set", "accelerometerTimeConstant=2,7", "--jobs", "2"] + mode).report()
+            #expect(twoThreads.scores == report.scores)
+            for (c, set) in [[], ["--set", "accelerometerTimeConstant=2.0"], ["--set", "accelerometerTimeConstant=7.0"]].enumerated() {
+                for (r, trial) in trials.enumerated() {
+                    let out = folder["\(c)-\(r)-\(sixD).csv"]
+                    try FuseCommandTests.run(["fuse", trial, "-o", out] + set + mode)
+                    let (estimates, _) = try EvaluateCommand.quaternions(out, movement: false)
+                    let (truth, movement) = try EvaluateCommand.quaternions(trial, movement: true)
+                    let summary = OrientationErrors.summary(estimates: estimates, references: truth, scored: movement!)
+                    let expected = sixD ? summary.inclination : summary.total
+                    let score = report.scores[c * trials.count + r]
+                    // `motion fuse` prints a Float as its shortest decimal, which read back as a Double is
+                    // not the Float's value (up to half a Float ulp, 6e-8 relative, away): 1e-6° there.
+                    let tolerance = sixD ? 1e-6 : 1e-9
+                    #expect(abs(score - expected) < tolerance, "candidate \(c) on \(trial): \(score) against \(expected)")
+                }
+            }
+        }
+    }
+
+    @Test func truthThatDoesNotPairWithTheSamplesIsRefused() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        var recording = "t,gx,gy,gz,ax,ay,az\n"
+        var truth = "qw,qx,qy,qz\n"
+        for k in 0..<50 {
+            recording += "\(Double(k) * 0.01),0,0,0,0,0,9.81\n"
+            if k < 49 { truth += "1,0,0,0\n" }
+        }
+        let input = try folder.write("r.csv", recording)
+        let short = try folder.write("t.csv", truth)
+        do {
+            _ = try TuneCommand.parse([input, "--truth", short, "--no-magnetometer"]).report()
+            Issue.record("no error")
+        } catch {
+            #expect("\(error)" == "\(input) has 50 samples to fuse, \(short) has 49 truth rows")
+        }
+        let long = try folder.write("t2.csv", truth + "1,0,0,0\n1,0,0,0\n")
+        do {
+            _ = try TuneCommand.parse([input, "--truth", long, "--no-magnetometer"]).report()
+            Issue.record("no error")
+        } catch {
+            #expect("\(error)" == "\(input) has 50 samples to fuse, \(long) has 51 truth rows")
+        }
+        // Paired, a still recording against its own truth scores 0° for every candidate.
+        let same = try folder.write("t3.csv", truth + "1,0,0,0\n")
+        let report = try TuneCommand.parse([input, "--truth", same, "--no-magnetometer", "--set", "accelerometerTimeConstant=1,2"]).report()
+        #expect(report.scores.count == 3 && report.scores.allSatisfy { $0 < 1e-6 })
+    }
+}
