@@ -80,18 +80,26 @@ struct TuneCommand: ParsableCommand {
         }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
         if top < 1 { throw ValidationError("--top must be at least 1") }
+        if !(2...10_000).contains(steps) { throw ValidationError("--steps must be from 2 to 10000, got \(steps)") }
         if !(maximumGap > 0) || !maximumGap.isFinite { throw ValidationError("--maximum-gap must be a positive number of seconds") }
     }
 
     func run() throws {
-        let report = try report()
-        if let output {
-            let file = try OutputFile(path: output, inputs: inputs + truth)
+        // Before anything is read: an output that is an input, a link or a folder is refused here.
+        let file = try output.map { try OutputFile(path: $0, inputs: inputs + truth) }
+        let report: TuneReport
+        do {
+            report = try self.report()
+        } catch {
+            file?.abandon()
+            throw error
+        }
+        if let file {
             file.write(report.csv)
             try file.commit()
         }
-        // With -o - the CSV is standard output's; the report goes to standard error.
-        if output == "-" {
+        // With the CSV on standard output, the report goes to standard error.
+        if file?.writesToStandardOutput == true {
             FileHandle.standardError.write(Data(report.text.utf8))
         } else {
             print(report.text, terminator: "")
@@ -113,8 +121,10 @@ struct TuneCommand: ParsableCommand {
         let started = DispatchTime.now().uptimeNanoseconds
         var candidates = [prototype]
         var values: [[String]] = [[]]
-        candidates.reserveCapacity(grid.count + 1)
-        for index in 0..<grid.count {
+        // Without --set the defaults are the only candidate.
+        let count = grid.axes.isEmpty ? 0 : grid.count
+        candidates.reserveCapacity(count + 1)
+        for index in 0..<count {
             let overrides = grid.overrides(index)
             let made = try filter.build(overrides: overrides, frame: frame, for: SameFilter<F>())
             guard let made else { throw CommandFailure("tune: internal: candidate \(index) is not a \(F.self)") }
@@ -126,6 +136,13 @@ struct TuneCommand: ParsableCommand {
             try TuneRecording<F.Scalar>(
                 input: .file(input), truth: truth, units: units, useMagnetometer: !noMagnetometer,
                 learnsMagnetometer: !noLearnMagnetometer)
+        }
+        if !noMagnetometer && scoredMetric != .inclination,
+            let without = recordings.first(where: { $0.magnetometer == nil })
+        {
+            throw CommandFailure(
+                "\(without.name) has no magnetometer reading: its heading is not observable, so --metric "
+                    + "\(scoredMetric.rawValue) would rank an arbitrary heading; give --no-magnetometer (which scores inclination)")
         }
         let read = DispatchTime.now().uptimeNanoseconds
         let threads = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, 256)

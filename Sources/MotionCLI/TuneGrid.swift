@@ -26,7 +26,7 @@ struct TuneGrid: Equatable {
     ///
     /// - Throws: ``CommandFailure`` naming the specification and what is wrong with it.
     init(_ specifications: [String], steps: Int) throws {
-        guard steps >= 2 else { throw CommandFailure("tune: --steps must be at least 2, got \(steps)") }
+        guard (2...10_000).contains(steps) else { throw CommandFailure("tune: --steps must be from 2 to 10000, got \(steps)") }
         axes = try specifications.map { try Self.axis($0, steps: steps) }
         var seen = Set<String>()
         for axis in axes where !seen.insert(axis.name).inserted {
@@ -99,7 +99,11 @@ struct TuneGrid: Equatable {
             if i == 0 { return low }
             if i == n - 1 { return high }
             let f = Double(i) / Double(n - 1)
-            return logarithmic ? Double.exp(Double.log(low) + f * (Double.log(high) - Double.log(low))) : low + f * (high - low)
+            if logarithmic { return Double.exp(Double.log(low) + f * (Double.log(high) - Double.log(low))) }
+            // Weighted ends, not low + f (high − low): a range across zero (−0.3...0.6:4) gives 0, not
+            // a rounding residue that would stay in the six digits kept.
+            let value = (low * Double(n - 1 - i) + high * Double(i)) / Double(n - 1)
+            return abs(value) < 1e-12 * (high - low) ? 0 : value
         }
         // Six significant digits, so that the value printed is the value run (and `motion fuse
         // --set` with it reproduces the score).

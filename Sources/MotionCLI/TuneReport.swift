@@ -89,7 +89,8 @@ struct TuneReport {
             return t
         }
         t += "\nleave one recording out (the settings best on the others, scored on the one left out):\n"
-        let width = max(9, names.map { Self.shortName($0).count }.max() ?? 0)
+        let shown = shownNames
+        let width = max(9, shown.map(\.count).max() ?? 0)
         t += "  " + "recording".rightPadding(width) + "  left out  best there  defaults  settings chosen\n"
         var heldOut = 0.0, bestThere = 0.0, defaults = 0.0
         for (k, fold) in folds.enumerated() {
@@ -97,7 +98,7 @@ struct TuneReport {
             heldOut += fold.error
             bestThere += best
             defaults += scores[k]
-            t += "  " + Self.shortName(names[k]).rightPadding(width) + f(fold.error).leftPadding(10)
+            t += "  " + shown[k].rightPadding(width) + f(fold.error).leftPadding(10)
                 + f(best).leftPadding(12) + f(scores[k]).leftPadding(10) + "  " + label(fold.chosen) + "\n"
         }
         let n = Double(r)
@@ -112,7 +113,7 @@ struct TuneReport {
     /// Every candidate, best first: rank, the axes' values, the mean and each recording's error.
     var csv: String {
         let r = names.count
-        var c = "rank," + (axes + ["mean"] + names.map(Self.shortName)).map(Self.csvField).joined(separator: ",") + "\n"
+        var c = "rank," + (axes + ["mean"] + shownNames).map(Self.csvField).joined(separator: ",") + "\n"
         for (rank, k) in ranking.enumerated() {
             let settings = k == 0 ? axes.map { _ in "default" } : values[k]
             let numbers = [mean(k)] + (0..<r).map { scores[k * r + $0] }
@@ -121,8 +122,11 @@ struct TuneReport {
         return c
     }
 
-    static func shortName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+    /// The recordings' names as shown: their file names, or their paths where two file names are
+    /// the same.
+    var shownNames: [String] {
+        let short = names.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        return Set(short).count == short.count ? short : names
     }
 
     static func csvField(_ text: String) -> String {

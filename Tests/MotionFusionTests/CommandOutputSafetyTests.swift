@@ -33,6 +33,7 @@ struct OutputCommand: Sendable, CustomTestStringConvertible {
         OutputCommand(name: "events") { ["events", $0, "-o", $1] },
         OutputCommand(name: "steps") { ["steps", $0, "-o", $1] },
         OutputCommand(name: "activity") { ["activity", $0, "-o", $1] },
+        OutputCommand(name: "tune") { ["tune", $0, "-o", $1, "--set", "accelerometerTimeConstant=2,4", "--jobs", "1"] },
         OutputCommand(name: "simulate -o", readsInput: false) { _, output in ["simulate", "gestures", "-o", output, "--rate", "20"] },
         OutputCommand(name: "simulate --schedule", readsInput: false) { input, output in
             ["simulate", "gestures", "-o", input + ".simulated.csv", "--schedule", output, "--rate", "20"]
@@ -51,8 +52,11 @@ struct CommandOutputSafetyTests {
         let field = EllipsoidFitTests.readings(
             hardIron: SIMD3(10, -5, 20), softIron: .identity, radius: 50, count: 600, maximumPolarAngle: .pi,
             noise: 0.05, random: &random)
-        var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n"
-        for (k, m) in field.enumerated() { text += "\(Double(k) * 0.01),0.001,-0.002,0.003,0,0,9.80665,\(m.x),\(m.y),\(m.z)\n" }
+        // With a truth (at rest, level: the identity) for `motion tune`.
+        var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz\n"
+        for (k, m) in field.enumerated() {
+            text += "\(Double(k) * 0.01),0.001,-0.002,0.003,0,0,9.80665,\(m.x),\(m.y),\(m.z),1,0,0,0\n"
+        }
         return text
     }()
 

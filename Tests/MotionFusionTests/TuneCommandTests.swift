@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RealModule
 import Testing
 
 @testable import MotionCLI
@@ -26,7 +27,7 @@ struct TuneCommandTests {
         #expect(try TuneGrid([], steps: 10).count == 1)
     }
 
-    @Test func malformedRangesAreRefusedWithTheirText() {
+    @Test func malformedRangesAreRefusedWithTheirText() throws {
         let bad: [(String, String)] = [
             ("a=2...1", "a...b needs a below b"),
             ("a=1...2:1", "N in a...b:N must be a whole number from 2 to 10000"),
@@ -45,8 +46,20 @@ struct TuneCommandTests {
                 #expect("\(error)" == "tune: --set '\(text)': \(why)")
             }
         }
-        #expect(throws: (any Error).self) { try TuneGrid(["a=1", "a=2"], steps: 10) }
-        #expect(throws: (any Error).self) { try TuneGrid(["a=1...2:10000", "b=1...2:10000"], steps: 10) }
+        for (texts, message) in [
+            (["a=1", "a=2"], "tune: --set a is given twice"),
+            (["a=1...2:10000", "b=1...2:10000"], "tune: the --set ranges make 10000 × 10000 candidates, more than 1000000"),
+        ] {
+            do {
+                _ = try TuneGrid(texts, steps: 10)
+                Issue.record("\(texts): no error")
+            } catch {
+                #expect("\(error)" == message)
+            }
+        }
+        #expect(throws: (any Error).self) { try TuneGrid(["a=1...2"], steps: 10_001) }
+        // A range across zero gives 0, not a rounding residue.
+        #expect(try TuneGrid(["a=-0.3...0.6:4"], steps: 10).axes[0].values == ["-0.3", "0.0", "0.3", "0.6"])
     }
 
     /// A score matrix worked by hand: candidate 2 is best overall but worst on recording 0; candidate
@@ -126,6 +139,78 @@ struct TuneCommandTests {
                 }
             }
         }
+    }
+
+    /// A raw magnetometer (300 µT of hard iron) at half the rate, with NaN and zero readings, on a
+    /// turning device: the online calibration that ``TuneRecording`` runs once and replays must give
+    /// each candidate `motion fuse`'s attitude. The replay's branches are all taken here (the field
+    /// withheld before the first fit, then seen; a major change of calibration), and the scores
+    /// agree with `motion fuse` then ``OrientationErrors`` in Double (total) and in Float (heading).
+    @Test func theMagnetometerCalibrationReplayedIsFusesOwn() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz\n"
+        var q = Quaternion<Double>.identity
+        let hardIron = SIMD3<Double>(300, -120, 80)
+        for k in 0..<6000 {
+            let t = Double(k) * 0.01
+            let w = SIMD3<Double>(0.9 * Double.sin(0.21 * t), 0.8 * Double.cos(0.13 * t), 0.6)
+            if k > 0 { q = (q * Quaternion(rotationVector: w * 0.01)).normalized() }
+            let a = q.inverseAct(on: SIMD3(0, 0, 9.80665))
+            let m = q.inverseAct(on: SIMD3(0, 20, -45)) + hardIron
+            let field: String
+            if k % 2 == 1 { field = ",," }  // half the rate: held by the reader
+            else if k % 250 == 0 { field = "nan,nan,nan" }
+            else if k % 333 == 0 { field = "0,0,0" }
+            else { field = "\(m.x),\(m.y),\(m.z)" }
+            text += "\(t),\(w.x),\(w.y),\(w.z),\(a.x),\(a.y),\(a.z),\(field),\(q.w),\(q.x),\(q.y),\(q.z)\n"
+        }
+        let input = try folder.write("turning.csv", text)
+        let recording = try TuneRecording<Double>(
+            input: .file(input), truth: input, units: try InputUnits.parse([]), useMagnetometer: true,
+            learnsMagnetometer: true)
+        #expect(recording.calibrationChanged.contains(true))
+        #expect(recording.seesField.contains(false) && recording.seesField.contains(true))
+        for (metric, precision) in [("total", "double"), ("heading", "float")] {
+            let report = try TuneCommand.parse(
+                [input, "--set", "magnetometerTimeConstant=10,40", "--metric", metric, "--precision", precision, "--jobs", "1"]
+            ).report()
+            for (c, set) in [[], ["--set", "magnetometerTimeConstant=10.0"], ["--set", "magnetometerTimeConstant=40.0"]].enumerated() {
+                let out = folder["\(c)-\(metric).csv"]
+                try FuseCommandTests.run(["fuse", input, "-o", out, "--precision", precision] + set)
+                let (estimates, _) = try EvaluateCommand.quaternions(out, movement: false)
+                let (truth, _) = try EvaluateCommand.quaternions(input, movement: false)
+                let summary = OrientationErrors.summary(
+                    estimates: estimates, references: truth, scored: [Bool](repeating: true, count: truth.count))
+                let expected = metric == "total" ? summary.total : summary.heading
+                let tolerance = precision == "float" ? 1e-6 : 1e-9
+                #expect(abs(report.scores[c] - expected) < tolerance, "\(metric) candidate \(c): \(report.scores[c]) against \(expected)")
+                #expect(expected > 0.01, "\(metric) candidate \(c): \(expected)° is no test")
+            }
+        }
+    }
+
+    @Test func recordingsTheMetricCannotScoreAreRefused() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        var text = "t,gx,gy,gz,ax,ay,az,qw,qx,qy,qz,movement\n"
+        for k in 0..<50 { text += "\(Double(k) * 0.01),0,0,0,0,0,9.81,1,0,0,0,0\n" }
+        let still = try folder.write("still.csv", text)
+        do {
+            _ = try TuneCommand.parse([still, "--no-magnetometer"]).report()
+            Issue.record("no error")
+        } catch {
+            #expect("\(error)" == "\(still): no row to score (no movement = 1 row with a usable quaternion)")
+        }
+        let moving = try folder.write("moving.csv", text.replacingOccurrences(of: ",0\n", with: ",1\n"))
+        do {
+            _ = try TuneCommand.parse([moving]).report()
+            Issue.record("no error")
+        } catch {
+            #expect("\(error)".hasPrefix("\(moving) has no magnetometer reading: its heading is not observable"))
+        }
+        // Without --set, the defaults alone.
+        #expect(try TuneCommand.parse([moving, "--no-magnetometer"]).report().candidates == 1)
     }
 
     @Test func truthThatDoesNotPairWithTheSamplesIsRefused() throws {
