@@ -35,14 +35,14 @@ import MotionFusionCore
 /// parser leaves to it.
 public final class CSVReader {
     /// The header's column names, trimmed.
-    public private(set) var header: [String] = []
+    @exclusivity(unchecked) public private(set) var header: [String] = []
     /// Bytes read so far, for progress reporting against ``fileSize``: of a compressed regular file,
     /// the compressed bytes; otherwise (a plain file, standard input) the bytes of text.
-    public private(set) var bytesRead: Int = 0
+    @exclusivity(unchecked) public private(set) var bytesRead: Int = 0
     /// The file's size in bytes, if known: a regular file's, not for standard input or a pipe.
     public let fileSize: Int?
     /// The line number of the last row returned (the file's first line is 1; the header is line 1 unless blank lines precede it).
-    public private(set) var lineNumber = 0  // 1 once the header is read
+    @exclusivity(unchecked) public private(set) var lineNumber = 0  // 1 once the header is read
     /// The header's line: 1, unless blank lines precede it.
     public private(set) var headerLine = 1
     /// The last line, when it has no newline and so was not read (see the type's description); set
@@ -51,19 +51,20 @@ public final class CSVReader {
 
     private let input: ByteInput
     /// The bytes read and not yet consumed are `buffer[start..<end]`; `capacity` bytes are allocated.
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var start = 0
-    private var end = 0
-    private var atEnd = false
-    private var rowsReturned = 0
+    // Unchecked exclusivity (see IMUCSVReader): one thread, no reentrant access.
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var atEnd = false
+    @exclusivity(unchecked) private var rowsReturned = 0
     /// Lines read while looking for the header (blank ones before it).
-    private var linesBeforeHeader = 0
+    @exclusivity(unchecked) private var linesBeforeHeader = 0
     /// The current line's fields (at most `header.count` are recorded) and how many it has.
-    private var fieldStarts: UnsafeMutablePointer<Int>
-    private var fieldEnds: UnsafeMutablePointer<Int>
-    private var fieldCapacity = 0
-    private var fieldCount = 0
+    @exclusivity(unchecked) private var fieldStarts: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var fieldEnds: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var fieldCapacity = 0
+    @exclusivity(unchecked) private var fieldCount = 0
     static let chunk = 256 * 1024
     static let maximumLine = 1024 * 1024
 
