@@ -63,15 +63,17 @@ struct LatencyBench {
         defer { for device in devices { device.remove() } }
         let count = Swift.max(1, Int((rateHz * duration).rounded()))
         let writers = try devices.map { try IIOFakeScanWriter(device: $0, rateHz: rateHz, count: count) }
-        let source = try Self.makeSource(devices)
+        // The floor reads the FIFO itself: no source may open it.
+        let source = path == .floor ? nil : try Self.makeSource(devices)
         let log = ReceiptLog(capacity: count)
         for writer in writers { writer.start() }
         var problems: [String] = []
         let ending: (any Error)?
         switch path {
-        case .handler: ending = Self.consumeHandler(source, log)
-        case .stream: ending = Self.consumeStream(source, log)
-        case .pull: ending = try Self.consumePull(source, log)
+        case .floor: ending = try Self.consumeFloor(devices[0], log)
+        case .handler: ending = Self.consumeHandler(source!, log)
+        case .stream: ending = Self.consumeStream(source!, log)
+        case .pull: ending = try Self.consumePull(source!, log)
         }
         if let ending, !Self.isExpectedEnd(ending) { problems.append("the source failed: \(ending)") }
         for writer in writers {
@@ -84,6 +86,65 @@ struct LatencyBench {
         return LatencyResult(
             rateHz: rateHz, path: path, written: writers[0].timestamps, received: log.timestamps,
             receipts: log.receipts, problems: problems)
+    }
+
+    /// The floor (``LatencyPath/floor``): a thread of its own enables the buffer, then waits in
+    /// `poll` on the FIFO, reads what is there and stamps each whole scan by its timestamp element,
+    /// until the writer closes the FIFO. Returns nil at that end, or the failure.
+    private static func consumeFloor(_ device: IIOFakeDevice, _ log: ReceiptLog) throws -> (any Error)? {
+        guard let layout = device.layout, let stamp = layout.placements.last, stamp.element.name == "in_timestamp" else {
+            return CommandFailure("the fake device's scans have no timestamp")
+        }
+        let fd = open(device.characterDevicePath, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return CommandFailure("cannot open \(device.characterDevicePath): errno \(errno)") }
+        defer { close(fd) }
+        // Enabled as a source enables it: the writer starts once it reads 1.
+        let enable = device.devicePath + "/" + device.bufferFolder + "/enable"
+        guard FileManager.default.createFile(atPath: enable, contents: Data("1\n".utf8)) else {
+            return CommandFailure("cannot enable the buffer at \(enable)")
+        }
+        nonisolated(unsafe) var failure: (any Error)?
+        let done = DispatchSemaphore(value: 0)
+        let (size, offset) = (layout.scanSize, stamp.offset)
+        let thread = Thread {
+            var bytes = [UInt8](repeating: 0, count: 64 * size)
+            var held = 0  // bytes of a scan not yet whole, at the start of `bytes`
+            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            reading: while true {
+                let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + held, $0.count - held) }
+                if n == 0 { break }  // the writer closed the FIFO: the end
+                if n < 0 {
+                    if errno == EAGAIN || errno == EINTR {
+                        if poll(&waiting, 1, -1) < 0 && errno != EINTR {
+                            failure = CommandFailure("poll failed: errno \(errno)")
+                            break reading
+                        }
+                        continue
+                    }
+                    failure = CommandFailure("read failed: errno \(errno)")
+                    break
+                }
+                held += n
+                var first = 0
+                while held - first >= size {
+                    var nanoseconds: Int64 = 0
+                    withUnsafeMutableBytes(of: &nanoseconds) { target in
+                        for k in 0..<8 { target[k] = bytes[first + offset + k] }
+                    }
+                    log.record(Double(Int64(littleEndian: nanoseconds)) / 1e9)
+                    first += size
+                }
+                if first > 0 {
+                    for k in 0..<(held - first) { bytes[k] = bytes[first + k] }
+                    held -= first
+                }
+            }
+            done.signal()
+        }
+        thread.name = "motion.bench.latency.floor"
+        thread.start()
+        done.wait()
+        return failure
     }
 
     /// A handler on a serial queue; returns the error that ended the source.
@@ -159,7 +220,26 @@ struct LatencyBench {
                     + cell(s?.p50) + cell(s?.p99) + cell(s?.p999) + cell(s?.max)
                     + String(result.samples).leftPadded(to: 10) + String(result.lost).leftPadded(to: 6))
         }
+        lines += comparisons(results)
         return lines.joined(separator: "\n")
+    }
+
+    /// For each rate with a floor, each path against it: µs above the floor's p50 (the goal: at most
+    /// 25) and the ratio of the p99s (at most 2).
+    static func comparisons(_ results: [LatencyResult]) -> [String] {
+        var lines: [String] = []
+        for floor in results where floor.path == .floor {
+            guard let f = floor.statistics else { continue }
+            for result in results where result.rateHz == floor.rateHz && result.path != .floor {
+                guard let s = result.statistics else { continue }
+                let above = s.p50 - f.p50, ratio = s.p99 / f.p99
+                lines.append(
+                    "\(LatencyResult.rateText(result.rateHz)) Hz \(result.path.rawValue): p50 "
+                        + String(format: "%+.1f", above) + " µs over the floor (goal ≤ 25: \(above <= 25 ? "met" : "missed")), p99 "
+                        + String(format: "%.2f", ratio) + "× the floor's (goal ≤ 2: \(ratio <= 2 ? "met" : "missed"))")
+            }
+        }
+        return lines
     }
 
     /// The JSON array of the cases (``LatencyResult/json``).

@@ -1,5 +1,9 @@
 /// How device motion reaches the consumer in a `motion bench --latency` case.
 enum LatencyPath: String, CaseIterable, Sendable {
+    /// No source, no filter, no manager: a thread blocked in `poll` on the device's FIFO reads
+    /// each scan's bytes and stamps it. What the operating system alone costs (the writer's write,
+    /// the reader's wake-up), measured in the same run: the floor the other paths sit on.
+    case floor
     /// ``MotionManager/startDeviceMotionUpdates(using:declination:calibration:to:withHandler:)`` with
     /// a serial `DispatchQueue`: the manager's worker thread takes the scan, computes device motion
     /// and posts the handler to the queue.

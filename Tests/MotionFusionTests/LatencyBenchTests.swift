@@ -32,7 +32,7 @@ struct LatencyBenchTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)  // nothing lost
         let rows = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        #expect(rows.count == 6)
+        #expect(rows.count == 8)
         var seen: [String] = []
         for row in rows {
             #expect(Set(row.keys) == ["rateHz", "path", "p50us", "p99us", "p999us", "maxus", "samples", "lost"])
@@ -48,13 +48,13 @@ struct LatencyBenchTests {
             #expect(lost == 0)
             seen.append("\(Int(rate)) \(path)")
         }
-        #expect(seen == ["100 handler", "100 stream", "100 pull", "1000 handler", "1000 stream", "1000 pull"])
+        #expect(seen == ["100 floor", "100 handler", "100 stream", "100 pull", "1000 floor", "1000 handler", "1000 stream", "1000 pull"])
     }
 
     @Test func aShortRunDeliversEveryScanOnceInOrder() async throws {
         let results = try await Self.onThread { try LatencyBench(rates: [100, 1000], duration: 0.3).run() }
-        #expect(results.map(\.path) == [.handler, .stream, .pull, .handler, .stream, .pull])
-        #expect(results.map(\.rateHz) == [100, 100, 100, 1000, 1000, 1000])
+        #expect(results.map(\.path) == [.floor, .handler, .stream, .pull, .floor, .handler, .stream, .pull])
+        #expect(results.map(\.rateHz) == [100, 100, 100, 100, 1000, 1000, 1000, 1000])
         for result in results {
             #expect(result.samples == Int(result.rateHz * 0.3), "\(result.path) at \(result.rateHz) Hz")
             #expect(result.delivered == result.samples, "\(result.path) at \(result.rateHz) Hz")
@@ -65,6 +65,25 @@ struct LatencyBenchTests {
             #expect(result.isClean)
             #expect(result.statistics != nil)
         }
+    }
+
+    /// Each path is compared with the floor of its rate: µs above the floor's p50 and the ratio of
+    /// the p99s, against the goals (25 µs, 2×); a rate without a floor gets no line.
+    @Test func pathsAreComparedWithTheFloorOfTheirRate() {
+        let base: Int64 = 40_000_123_456_789
+        func one(_ path: LatencyPath, rate: Double, microseconds: Int64) -> LatencyResult {
+            LatencyResult(
+                rateHz: rate, path: path, written: [base], received: [Double(base) / 1e9],
+                receipts: [base + microseconds * 1000])
+        }
+        let lines = LatencyBench.comparisons([
+            one(.floor, rate: 1000, microseconds: 10), one(.handler, rate: 1000, microseconds: 30),
+            one(.pull, rate: 1000, microseconds: 45), one(.stream, rate: 100, microseconds: 12),
+        ])
+        #expect(lines == [
+            "1000 Hz handler: p50 +20.0 µs over the floor (goal ≤ 25: met), p99 3.00× the floor's (goal ≤ 2: missed)",
+            "1000 Hz pull: p50 +35.0 µs over the floor (goal ≤ 25: missed), p99 4.50× the floor's (goal ≤ 2: missed)",
+        ])
     }
 
     @Test func percentilesAreNearestRanks() throws {
