@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import MotionFusion
 
 /// `motion tune`'s work: every candidate filter over every recording, scored.
@@ -9,7 +10,8 @@ import MotionFusion
 /// would report (a test checks it). A recording is read from memory in blocks of
 /// ``blockSamples`` samples: for each block every candidate of a work item advances through it, so
 /// each sample is read from memory once per work item while the block stays in the first-level
-/// cache; work items (a recording and a share of the candidates) go to `jobs` threads.
+/// cache; work items (a recording and a share of the candidates) go to `jobs` threads. A search
+/// that takes more than a second says how far it is on standard error once a second.
 ///
 /// The candidates are scalar filters, one state each: the default filter has no many-lane form (the
 /// many-stream engine runs Madgwick only).
@@ -33,6 +35,10 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
             stride(from: 0, to: n, by: share).map { first in (recording: k, first: first, end: min(n, first + share)) }
         }
         let next = Lock(0)
+        // Progress on standard error, once a second, for searches that take more than one.
+        let total = n * recordings.reduce(0) { $0 + $1.count }
+        let start = ContinuousClock.now
+        let progress = Lock((steps: 0, last: start))
         scores.withUnsafeMutableBufferPointer { out in
             let results = UnsafeSendableBuffer(out)
             let work: @Sendable () -> Void = {
@@ -47,6 +53,16 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
                     for (offset, value) in rms.enumerated() {
                         results.buffer[(item.first + offset) * r + item.recording] = value
                     }
+                    let steps = (item.end - item.first) * recordings[item.recording].count
+                    let line: String? = progress.withLock { p in
+                        p.steps += steps
+                        let now = ContinuousClock.now
+                        guard now - p.last >= .seconds(1), p.steps < total else { return nil }
+                        p.last = now
+                        let seconds = Double((now - start).components.seconds)
+                        return "tune: \(100 * p.steps / total)% of \(total) sample steps, \(Int(seconds)) s\n"
+                    }
+                    if let line { FileHandle.standardError.write(Data(line.utf8)) }
                 }
             }
             if jobs <= 1 {
