@@ -212,10 +212,7 @@ extension FuseCommand {
         let command = self
         let work: @Sendable () -> Void = {
             while true {
-                let position: Int = next.withLock { k in
-                    defer { k += 1 }
-                    return k
-                }
+                let position = next.takeNext()
                 guard position < order.count else { return }
                 let index = order[position]
                 let job = plan.jobs[index]

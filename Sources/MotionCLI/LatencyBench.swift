@@ -70,7 +70,7 @@ struct LatencyBench {
         var problems: [String] = []
         let ending: (any Error)?
         switch path {
-        case .floor: ending = try Self.consumeFloor(devices[0], log)
+        case .floor: ending = Self.consumeFloor(devices[0], log)
         case .handler: ending = Self.consumeHandler(source!, log)
         case .stream: ending = Self.consumeStream(source!, log)
         case .pull: ending = try Self.consumePull(source!, log)
@@ -91,7 +91,7 @@ struct LatencyBench {
     /// The floor (``LatencyPath/floor``): a thread of its own enables the buffer, then waits in
     /// `poll` on the FIFO, reads what is there and stamps each whole scan by its timestamp element,
     /// until the writer closes the FIFO. Returns nil at that end, or the failure.
-    private static func consumeFloor(_ device: IIOFakeDevice, _ log: ReceiptLog) throws -> (any Error)? {
+    private static func consumeFloor(_ device: IIOFakeDevice, _ log: ReceiptLog) -> (any Error)? {
         guard let layout = device.layout, let stamp = layout.placements.last, stamp.element.name == "in_timestamp" else {
             return CommandFailure("the fake device's scans have no timestamp")
         }

@@ -125,11 +125,10 @@ struct TuneCommand: ParsableCommand {
         let count = grid.axes.isEmpty ? 0 : grid.count
         candidates.reserveCapacity(count + 1)
         for index in 0..<count {
-            let overrides = grid.overrides(index)
-            let made = try filter.build(overrides: overrides, frame: frame, for: SameFilter<F>())
+            let made = try filter.build(overrides: grid.overrides(index), frame: frame, for: SameFilter<F>())
             guard let made else { throw CommandFailure("tune: internal: candidate \(index) is not a \(F.self)") }
             candidates.append(made)
-            values.append(overrides.map { String($0.split(separator: "=", maxSplits: 1)[1]) })
+            values.append(grid.values(index))
         }
         let truthPaths = truth.isEmpty ? inputs : truth
         let recordings = try zip(inputs, truthPaths).map { input, truth in
@@ -138,7 +137,7 @@ struct TuneCommand: ParsableCommand {
                 learnsMagnetometer: !noLearnMagnetometer)
         }
         if !noMagnetometer && scoredMetric != .inclination,
-            let without = recordings.first(where: { $0.magnetometer == nil })
+            let without = recordings.first(where: { !$0.hasMagnetometer })
         {
             throw CommandFailure(
                 "\(without.name) has no magnetometer reading: its heading is not observable, so --metric "

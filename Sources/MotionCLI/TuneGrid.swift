@@ -48,16 +48,21 @@ struct TuneGrid: Equatable {
         }
     }
 
-    /// Candidate `index`'s `--set` overrides, `name=value`, one per axis.
-    func overrides(_ index: Int) -> [String] {
+    /// Candidate `index`'s value of each axis.
+    func values(_ index: Int) -> [String] {
         var rest = index
         var result = [String](repeating: "", count: axes.count)
         for k in axes.indices.reversed() {
             let n = axes[k].values.count
-            result[k] = axes[k].name + "=" + axes[k].values[rest % n]
+            result[k] = axes[k].values[rest % n]
             rest /= n
         }
         return result
+    }
+
+    /// Candidate `index`'s `--set` overrides, `name=value`, one per axis.
+    func overrides(_ index: Int) -> [String] {
+        zip(axes, values(index)).map { $0.name + "=" + $1 }
     }
 
     static func axis(_ text: String, steps: Int) throws -> Axis {

@@ -11,30 +11,35 @@ import MotionFusion
 ///
 /// The magnetometer's online calibration (`motion fuse`'s default) depends on the magnetometer's
 /// readings alone, not on the filter, so it runs here, once per recording, not once per candidate:
-/// each reading is kept as the calibration makes it, with whether ``FusionStream`` would let the
-/// filter see it (``FusionStream/filterMayUse(_:)``: before the first accepted fit, only a field of
-/// an earth field's strength) and whether the calibration changed majorly there (the stream then
+/// each reading is kept as the calibration makes it where ``FusionStream`` would let the filter see it
+/// (``FusionStream/filterMayUse(_:)``: before the first accepted fit, only a field of an earth
+/// field's strength), and each sample says whether the calibration changed majorly there (the stream then
 /// tells its filter, ``AttitudeFilter/magnetometerCalibrationChanged()``). ``TuneSearch`` replays
 /// both, so a candidate's attitude is `motion fuse`'s bit for bit (a test holds it to that).
 struct TuneRecording<Scalar: FusionScalar>: Sendable {
+    /// One sample as the candidates replay it.
+    struct Sample: Sendable {
+        var timestamp: Double
+        var gyroscope: SIMD3<Scalar>
+        /// NaN where the sample has no accelerometer reading (fused as `motion fuse` fuses it).
+        var accelerometer: SIMD3<Scalar>
+        /// The magnetometer reading as the filter sees it (after the online calibration); nil where
+        /// the filter gets none (no reading, `--no-magnetometer`, or withheld by the calibration).
+        var field: SIMD3<Scalar>?
+        /// Whether the online calibration changed majorly at this sample.
+        var calibrationChanged: Bool
+        /// The truth, normalized, where the row counts; nil where it does not.
+        var truth: Quaternion<Double>?
+    }
+
     let name: String
-    var timestamps: [Double] = []
-    var gyroscope: [SIMD3<Scalar>] = []
-    /// NaN where the sample has no accelerometer reading (fused as `motion fuse` fuses it).
-    var accelerometer: [SIMD3<Scalar>] = []
-    /// The magnetometer as the filter sees it (after the online calibration), or nil when no sample
-    /// has a reading (or with `--no-magnetometer`); `seesField` false where the filter gets none,
-    /// `calibrationChanged` true where the online calibration changed majorly.
-    var magnetometer: [SIMD3<Scalar>]?
-    var seesField: [Bool] = []
-    var calibrationChanged: [Bool] = []
-    /// The truth, normalized; `scored` false where the row does not count.
-    var truth: [Quaternion<Double>] = []
-    var scored: [Bool] = []
+    var samples: [Sample] = []
+    /// Whether any sample has a magnetometer reading.
+    var hasMagnetometer = false
     /// The number of rows that count.
     var scoredCount = 0
 
-    var count: Int { timestamps.count }
+    var count: Int { samples.count }
 
     /// Reads `input` (its samples) and `truthPath` (its quaternions and movement), row by row.
     ///
@@ -49,8 +54,6 @@ struct TuneRecording<Scalar: FusionScalar>: Sendable {
         let reader = try units.open(input, useMagnetometer: useMagnetometer)
         let rows = try QuaternionRows(truthPath, movement: true, flags: false)
         var accelerometerSeen = AccelerometerPresence()
-        var anyMagnetometer = false
-        var magnetometer: [SIMD3<Scalar>] = []
         var learner = OnlineMagnetometerCalibrator<Scalar>()
         do {
             while let sample = try reader.next() {
@@ -62,32 +65,27 @@ struct TuneRecording<Scalar: FusionScalar>: Sendable {
                     throw CommandFailure(
                         "\(name) has \(count + extra) samples to fuse, \(truthPath) has \(count) truth rows")
                 }
-                timestamps.append(sample.timestamp)
-                gyroscope.append(SIMD3<Scalar>(g))
-                accelerometer.append(SIMD3<Scalar>(sample.accelerometer ?? SIMD3(repeating: .nan)))
+                var field: SIMD3<Scalar>?
+                var changed = false
                 if let m = sample.magnetometer {
-                    anyMagnetometer = true
-                    var field = SIMD3<Scalar>(m)
-                    var sees = true
-                    var changed = false
+                    hasMagnetometer = true
+                    let raw = SIMD3<Scalar>(m)
+                    field = raw
                     if learnsMagnetometer {
                         let before = learner.majorChanges
-                        field = learner.update(field)
+                        let calibrated = learner.update(raw)
                         changed = learner.majorChanges != before
-                        sees = learner.calibration != nil
-                            || OnlineMagnetometerCalibrator<Scalar>.hasEarthFieldStrength(field)
+                        let sees = learner.calibration != nil
+                            || OnlineMagnetometerCalibrator<Scalar>.hasEarthFieldStrength(calibrated)
+                        field = sees ? calibrated : nil
                     }
-                    magnetometer.append(field)
-                    seesField.append(sees)
-                    calibrationChanged.append(changed)
-                } else {
-                    magnetometer.append(SIMD3(repeating: .nan))
-                    seesField.append(false)
-                    calibrationChanged.append(false)
                 }
                 let counts = (row.movement ?? true) && OrientationErrors.isUsable(row.quaternion)
-                truth.append(counts ? row.quaternion.normalized() : .identity)
-                scored.append(counts)
+                samples.append(
+                    Sample(
+                        timestamp: sample.timestamp, gyroscope: SIMD3<Scalar>(g),
+                        accelerometer: SIMD3<Scalar>(sample.accelerometer ?? SIMD3(repeating: .nan)), field: field,
+                        calibrationChanged: changed, truth: counts ? row.quaternion.normalized() : nil))
                 if counts { scoredCount += 1 }
             }
         } catch let failure as CommandFailure {
@@ -106,6 +104,5 @@ struct TuneRecording<Scalar: FusionScalar>: Sendable {
         guard scoredCount > 0 else {
             throw CommandFailure("\(truthPath): no row to score (no movement = 1 row with a usable quaternion)")
         }
-        self.magnetometer = anyMagnetometer ? magnetometer : nil
     }
 }

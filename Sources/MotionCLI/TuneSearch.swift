@@ -43,10 +43,7 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
             let results = UnsafeSendableBuffer(out)
             let work: @Sendable () -> Void = {
                 while true {
-                    let position: Int = next.withLock { k in
-                        defer { k += 1 }
-                        return k
-                    }
+                    let position = next.takeNext()
                     guard position < items.count else { return }
                     let item = items[position]
                     let rms = score(candidates[item.first..<item.end], on: recordings[item.recording])
@@ -81,39 +78,23 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
         }
         var sums = [Double](repeating: 0, count: streams.count)
         let metric = self.metric
-        recording.timestamps.withUnsafeBufferPointer { t in
-            recording.gyroscope.withUnsafeBufferPointer { g in
-                recording.accelerometer.withUnsafeBufferPointer { a in
-                    (recording.magnetometer ?? []).withUnsafeBufferPointer { m in
-                        recording.seesField.withUnsafeBufferPointer { seesField in
-                          recording.calibrationChanged.withUnsafeBufferPointer { changed in
-                            recording.truth.withUnsafeBufferPointer { truth in
-                                recording.scored.withUnsafeBufferPointer { scored in
-                                    streams.withUnsafeMutableBufferPointer { streams in
-                                        let nineD = m.count == t.count
-                                        for start in stride(from: 0, to: t.count, by: Self.blockSamples) {
-                                            let end = min(t.count, start + Self.blockSamples)
-                                            for c in streams.indices {
-                                                var sum = sums[c]
-                                                for i in start..<end {
-                                                    if nineD && changed[i] { streams[c].filter.magnetometerCalibrationChanged() }
-                                                    let out = streams[c].update(
-                                                        timestamp: t[i], gyroscope: g[i], accelerometer: a[i],
-                                                        magnetometer: nineD && seesField[i] ? m[i] : nil)
-                                                    guard scored[i] else { continue }
-                                                    let q = Quaternion<Double>(
-                                                        components: SIMD4<Double>(out.quaternion.components))
-                                                    let angle = metric.angle(estimate: q, reference: truth[i])
-                                                    sum += angle * angle
-                                                }
-                                                sums[c] = sum
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                          }
+        recording.samples.withUnsafeBufferPointer { samples in
+            streams.withUnsafeMutableBufferPointer { streams in
+                for start in stride(from: 0, to: samples.count, by: Self.blockSamples) {
+                    let block = samples[start..<min(samples.count, start + Self.blockSamples)]
+                    for c in streams.indices {
+                        var sum = sums[c]
+                        for sample in block {
+                            if sample.calibrationChanged { streams[c].filter.magnetometerCalibrationChanged() }
+                            let out = streams[c].update(
+                                timestamp: sample.timestamp, gyroscope: sample.gyroscope,
+                                accelerometer: sample.accelerometer, magnetometer: sample.field)
+                            guard let truth = sample.truth else { continue }
+                            let q = Quaternion<Double>(components: SIMD4<Double>(out.quaternion.components))
+                            let angle = metric.angle(estimate: q, reference: truth)
+                            sum += angle * angle
                         }
+                        sums[c] = sum
                     }
                 }
             }

@@ -107,3 +107,13 @@ extension Lock where State == Void {
         try withLock { (_: inout sending Void) throws(Failure) -> sending Result in try body() }
     }
 }
+
+extension Lock where State == Int {
+    /// The counter's value, which is then incremented: how threads share out work items by index.
+    package func takeNext() -> Int {
+        withLock { k in
+            defer { k += 1 }
+            return k
+        }
+    }
+}
