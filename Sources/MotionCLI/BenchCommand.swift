@@ -14,7 +14,7 @@ struct BenchCommand: ParsableCommand {
             Each case runs a filter's bare update loop over samples in memory — --input (a CSV in \
             the `motion fuse` format) or a seeded synthetic 100 Hz recording — until --min-time has \
             passed; the best of --repeats runs counts. Stream counts above 1 time the many-stream \
-            engine (MadgwickStreams; Madgwick only). Without --filter the step detector \
+            engines (MadgwickStreams for madgwick, InertialFrameStreams for inertial). Without --filter the step detector \
             (StepDetector, filter "steps", mode "accel") and the activity classifier \
             (ActivityClassifier, "activity") are timed too, over the same accelerometer.
 
@@ -167,7 +167,7 @@ struct BenchCommand: ParsableCommand {
     var caseCount: Int {
         let filters = filter.isEmpty ? FilterName.allCases : filter
         let counts = streams.isEmpty ? [1, 256] : streams
-        return filters.reduce(0) { sum, name in sum + counts.count { $0 == 1 || name == .madgwick } * 2 * 2 }
+        return filters.reduce(0) { sum, name in sum + counts.count { $0 == 1 || name.hasManyStreams } * 2 * 2 }
     }
 
     /// The memory a recording of `samples` samples needs while the single-stream cases run: the
@@ -180,11 +180,16 @@ struct BenchCommand: ParsableCommand {
     /// engine's state, which ``EngineBox/run(_:tasks:)`` copies once per task and once more to
     /// collect them. Infinity when it does not fit in an `Int`.
     func manyStreamBytes(count: Int) -> (samples: Double, states: Double) {
+        let filters = (filter.isEmpty ? FilterName.allCases : filter).filter(\.hasManyStreams)
         func bytes<Lanes: FusionLanes>(_: Lanes.Type) -> (Double, Double) {
             let groups = Double(count) / Double(Lanes.scalarCount)
             let copies = tasks == 1 ? 1 : 2 + min(Double(tasks), groups.rounded(.up))
             let samples = MultiStreamSamples<Lanes>.byteCount(streamCount: count, stepCount: blockSteps, hasMagnetometer: true)
-            let states = MadgwickStreams<Lanes>.byteCount(streamCount: count)
+            let sizes = [
+                filters.contains(.madgwick) ? MadgwickStreams<Lanes>.byteCount(streamCount: count) : 0,
+                filters.contains(.inertial) ? InertialFrameStreams<Lanes>.byteCount(streamCount: count) : 0,
+            ]
+            let states: Int? = sizes.contains(nil) ? nil : sizes.map { $0! }.max()
             return (samples.map(Double.init) ?? .infinity, states.map { Double($0) * copies } ?? .infinity)
         }
         let float: (Double, Double) =
@@ -221,7 +226,8 @@ struct BenchCommand: ParsableCommand {
             }
         }
         let filters = filter.isEmpty ? FilterName.allCases : filter
-        guard filters.contains(.madgwick) else { return }
+        let engines = filters.filter(\.hasManyStreams)
+        guard !engines.isEmpty else { return }
         for count in streams.isEmpty ? [1, 256] : streams where count > 1 {
             let (samples, states) = manyStreamBytes(count: count)
             let needed = samples + states
@@ -271,7 +277,7 @@ struct BenchCommand: ParsableCommand {
         let counts = streams.isEmpty ? [1, 256] : streams
         var rows: [(filter: String, scalar: String, mode: String, streams: Int, ns: Double)] = []
         for name in filters {
-            for count in counts where count == 1 || name == .madgwick {
+            for count in counts where count == 1 || name.hasManyStreams {
                 for nineD in [false, true] where !nineD || recording.magnetometer != nil {
                     let mode = nineD ? "9D" : "6D"
                     if count == 1 {
@@ -280,15 +286,15 @@ struct BenchCommand: ParsableCommand {
                     } else {
                         let float: Double =
                             switch floatLanes {
-                            case 4: measureMany(SIMD4<Float>.self, recording, nineD, count)
-                            case 8: measureMany(SIMD8<Float>.self, recording, nineD, count)
-                            default: measureMany(SIMD16<Float>.self, recording, nineD, count)
+                            case 4: measureMany(name, SIMD4<Float>.self, recording, nineD, count)
+                            case 8: measureMany(name, SIMD8<Float>.self, recording, nineD, count)
+                            default: measureMany(name, SIMD16<Float>.self, recording, nineD, count)
                             }
                         let double: Double =
                             switch doubleLanes {
-                            case 2: measureMany(SIMD2<Double>.self, recording, nineD, count)
-                            case 4: measureMany(SIMD4<Double>.self, recording, nineD, count)
-                            default: measureMany(SIMD8<Double>.self, recording, nineD, count)
+                            case 2: measureMany(name, SIMD2<Double>.self, recording, nineD, count)
+                            case 4: measureMany(name, SIMD4<Double>.self, recording, nineD, count)
+                            default: measureMany(name, SIMD8<Double>.self, recording, nineD, count)
                             }
                         rows.append((name.rawValue, "Float", mode, count, float))
                         rows.append((name.rawValue, "Double", mode, count, double))
@@ -328,35 +334,57 @@ struct BenchCommand: ParsableCommand {
     /// The best ns per sample of the many-stream engine: `count` streams, each the recording
     /// started at a different sample, in cache-sized blocks of `blockSteps` steps processed over and
     /// over (the state carries on, as in a long run).
-    func measureMany<Lanes: FusionLanes>(_: Lanes.Type, _ recording: IMURecording, _ nineD: Bool, _ count: Int) -> Double {
+    func measureMany<Lanes: FusionLanes>(
+        _ name: FilterName, _ lanes: Lanes.Type, _ recording: IMURecording, _ nineD: Bool, _ count: Int
+    ) -> Double {
+        name == .inertial
+            ? measureMany(InertialFrameStreams<Lanes>(streamCount: count), recording, nineD, count)
+            : measureMany(MadgwickStreams<Lanes>(streamCount: count), recording, nineD, count)
+    }
+
+    func measureMany<Engine: ManyStreamEngine>(
+        _ prototype: Engine, _ recording: IMURecording, _ nineD: Bool, _ count: Int
+    ) -> Double {
+        typealias Lanes = Engine.Lanes
         typealias S = Lanes.Scalar
         let n = recording.count
+        // Madgwick's engine runs one block over and over. The default filter's engine gets each
+        // stream's recording onward, a fresh block before each timed run (filled untimed): its rest
+        // detector and correction steps must see real motion, not a loop of 64 steps (in which
+        // Float covariances decay into subnormal numbers, several times slower on x86).
+        let continues = Engine.self is InertialFrameStreams<Lanes>.Type
+        var cursor = 0
         var samples = MultiStreamSamples<Lanes>(streamCount: count, stepCount: blockSteps, hasMagnetometer: nineD)
-        for s in 0..<count {
-            for t in 0..<blockSteps {
-                let i = (1 + t + s * 7919) % (n - 1) + 1
-                samples.set(
-                    stream: s, step: t, gyroscope: SIMD3<S>(recording.gyroscope[i]),
-                    accelerometer: SIMD3<S>(recording.accelerometer[i]),
-                    magnetometer: nineD ? recording.magnetometer.map { SIMD3<S>($0[i]) } : nil,
-                    dt: S(recording.timestamps[i] - recording.timestamps[i - 1]))
+        func fill() {
+            for s in 0..<count {
+                for t in 0..<blockSteps {
+                    let i = (cursor + t + s * 7919) % (n - 1) + 1
+                    samples.set(
+                        stream: s, step: t, gyroscope: SIMD3<S>(recording.gyroscope[i]),
+                        accelerometer: SIMD3<S>(recording.accelerometer[i]),
+                        magnetometer: nineD ? recording.magnetometer.map { SIMD3<S>($0[i]) } : nil,
+                        dt: S(recording.timestamps[i] - recording.timestamps[i - 1]))
+                }
             }
+            cursor += blockSteps
         }
-        let engine = EngineBox(MadgwickStreams<Lanes>(streamCount: count))
+        fill()
+        let engine = EngineBox(prototype)
         engine.run(samples, tasks: tasks)  // initializes every stream
         var best = Double.infinity
         for _ in 0..<repeats {
             var blocks = 0
-            let start = DispatchTime.now().uptimeNanoseconds
             var elapsed: UInt64 = 0
             repeat {
+                if continues { fill() }
+                let start = DispatchTime.now().uptimeNanoseconds
                 engine.run(samples, tasks: tasks)
+                elapsed += DispatchTime.now().uptimeNanoseconds - start
                 blocks += 1
-                elapsed = DispatchTime.now().uptimeNanoseconds - start
             } while Double(elapsed) < minTime * 1e9
             best = min(best, Double(elapsed) / (Double(blocks) * Double(count) * Double(blockSteps)))
         }
-        if engine.engine.quaternion(stream: 0).w.isNaN { print("", terminator: "") }  // keeps the result alive
+        if engine.engine.benchQuaternion(stream: 0).w.isNaN { print("", terminator: "") }  // keeps the result alive
         return best
     }
 

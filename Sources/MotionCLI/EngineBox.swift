@@ -1,15 +1,34 @@
 import Foundation
 import MotionFusion
 
-/// Holds the many-stream engine for the benchmark and runs it on one or several tasks.
-final class EngineBox<Lanes: FusionLanes>: @unchecked Sendable {
+/// A many-stream engine the benchmark can time: ``MadgwickStreams`` or ``InertialFrameStreams``.
+protocol ManyStreamEngine<Lanes>: Sendable {
+    associatedtype Lanes: FusionLanes
+    mutating func process(_ samples: MultiStreamSamples<Lanes>)
+    mutating func process(_ samples: MultiStreamSamples<Lanes>, taskCount: Int) async
+    /// Bytes of state for `streamCount` streams.
+    static func byteCount(streamCount: Int) -> Int?
+    /// One stream's attitude (read once, so that the work cannot be optimised away).
+    func benchQuaternion(stream: Int) -> Quaternion<Lanes.Scalar>
+}
+
+extension MadgwickStreams: ManyStreamEngine {
+    func benchQuaternion(stream: Int) -> Quaternion<Scalar> { quaternion(stream: stream) }
+}
+
+extension InertialFrameStreams: ManyStreamEngine {
+    func benchQuaternion(stream: Int) -> Quaternion<Scalar> { filter(stream: stream).quaternion }
+}
+
+/// Holds a many-stream engine for the benchmark and runs it on one or several tasks.
+final class EngineBox<Engine: ManyStreamEngine>: @unchecked Sendable {
     // @unchecked: `engine` is only touched by `run`, which returns after its task has finished
     // (the semaphore orders the task's writes before the caller's next access).
-    var engine: MadgwickStreams<Lanes>
+    var engine: Engine
 
-    init(_ engine: MadgwickStreams<Lanes>) { self.engine = engine }
+    init(_ engine: Engine) { self.engine = engine }
 
-    func run(_ samples: MultiStreamSamples<Lanes>, tasks: Int) {
+    func run(_ samples: MultiStreamSamples<Engine.Lanes>, tasks: Int) {
         if tasks == 1 {
             engine.process(samples)
             return

@@ -7,6 +7,9 @@ import MotionFusion
 enum FilterName: String, CaseIterable, ExpressibleByArgument {
     case inertial, madgwick, mahony, complementary
 
+    /// Whether the filter has a many-stream engine (`motion bench --streams` above 1).
+    var hasManyStreams: Bool { self == .inertial || self == .madgwick }
+
     /// The `motion fuse` options that set this filter's settings; the others are refused with it.
     var options: [FilterOption] {
         switch self {

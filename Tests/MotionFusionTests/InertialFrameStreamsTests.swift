@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@testable import MotionFusion
+@testable import MotionFusionCore
+
+/// The default filter's many-stream engine against the scalar filter: every stream must end with
+/// exactly the scalar filter's state (attitude 9D and 6D, bias, sensitivity, their variances, rest
+/// and disturbance flags, magnetometer lag) when both are fed the same stored samples — on the BROAD
+/// trials (real motion, rests, magnetic disturbances), with different settings per stream, and on
+/// synthetic recordings with bad samples that take the scalar path; in Float and Double, processed
+/// in chunks and on several tasks.
+struct InertialFrameStreamsTests {
+    /// Every observable of a filter, as bit patterns (so that −0 and NaN compare too).
+    static func fingerprint<S: FusionScalar>(_ f: InertialFrameFilter<S>) -> [UInt64] {
+        var values: [S] = []
+        values += [f.quaternion.w, f.quaternion.x, f.quaternion.y, f.quaternion.z]
+        values += [f.quaternion6D.w, f.quaternion6D.x, f.quaternion6D.y, f.quaternion6D.z]
+        let b = f.gyroscopeBias, k = f.gyroscopeScale, bs = f.gyroscopeBiasSigma, ks = f.gyroscopeScaleSigma
+        values += [b.x, b.y, b.z, k.x, k.y, k.z, bs.x, bs.y, bs.z, ks.x, ks.y, ks.z]
+        values += [f.magnetometerLatency, f.headingDisagreement]
+        var bits = values.map { Double($0).bitPattern }  // Float → Double is exact
+        bits += [f.isRestDetected ? 1 : 0, f.isMagneticDisturbanceDetected ? 1 : 0, f.isInitialized ? 1 : 0]
+        return bits
+    }
+
+    /// Runs the engine over `recordings` (in `chunks` consecutive pieces, or on `tasks` tasks) and a
+    /// scalar filter per recording over the same stored samples; returns the streams whose final
+    /// state differs.
+    static func differingStreams<Lanes: FusionLanes>(
+        _: Lanes.Type, _ recordings: [IMURecording], settings: [InertialFrameFilter<Lanes.Scalar>.Settings],
+        chunks: Int = 1, tasks: Int = 1
+    ) async -> [Int] {
+        typealias S = Lanes.Scalar
+        let all = MultiStreamSamples<Lanes>(recordings: recordings)
+        var engine = InertialFrameStreams<Lanes>(settings: settings)
+        // Chunks: the same samples cut into consecutive pieces of steps.
+        let bounds = (0...chunks).map { all.stepCount * $0 / chunks }
+        for c in 0..<chunks {
+            let steps = bounds[c + 1] - bounds[c]
+            var piece = MultiStreamSamples<Lanes>(
+                streamCount: all.streamCount, stepCount: steps, hasMagnetometer: all.hasMagnetometer)
+            for s in 0..<all.streamCount {
+                let length = min(max(all.lengths[s] - bounds[c], 0), steps)
+                piece.setLength(length, ofStream: s)
+                for t in 0..<length {
+                    let x = all.sample(stream: s, step: bounds[c] + t)
+                    piece.set(
+                        stream: s, step: t, gyroscope: x.gyroscope, accelerometer: x.accelerometer,
+                        magnetometer: x.magnetometer, dt: x.dt)
+                }
+            }
+            if tasks == 1 {
+                engine.process(piece)
+            } else {
+                await engine.process(piece, taskCount: tasks)
+            }
+        }
+        var differing: [Int] = []
+        for s in 0..<recordings.count {
+            var filter = InertialFrameFilter<S>(settings: settings[s])
+            for t in 0..<all.lengths[s] {
+                let x = all.sample(stream: s, step: t)
+                filter.update(gyroscope: x.gyroscope, accelerometer: x.accelerometer, magnetometer: x.magnetometer, dt: x.dt)
+            }
+            if fingerprint(engine.filter(stream: s)) != fingerprint(filter) { differing.append(s) }
+        }
+        return differing
+    }
+
+    /// Settings that differ per stream (time constants, rest thresholds, latency estimation, the
+    /// correction interval), so that the lanes of one group run different filters.
+    static func variedSettings<S: FusionScalar>(_ count: Int) -> [InertialFrameFilter<S>.Settings] {
+        (0..<count).map { s in
+            var settings = InertialFrameFilter<S>.Settings()
+            switch s % 4 {
+            case 1:
+                settings.accelerometerTimeConstant = 2.5
+                settings.magnetometerTimeConstant = 12
+            case 2:
+                settings.restGyroscopeThreshold *= 3
+                settings.estimatesMagnetometerLatency = false
+            case 3:
+                settings.correctionInterval = 0.05
+                settings.biasMotionSigma *= 4
+            default: break
+            }
+            return settings
+        }
+    }
+
+    @Test(
+        .enabled(if: BroadData.required, "BROAD data not found at ../shared/reference-data/broad"),
+        arguments: [false, true])
+    func broadTrialsEqualTheScalarFilter(magnetometer: Bool) async throws {
+        // Nine trials, four of them twice with other settings: 13 streams, two groups of eight
+        // Float lanes (the second part padding) and four groups of four Double lanes.
+        var recordings = try BroadData.trials.map { try BroadData.recording($0) }
+        recordings += recordings.prefix(4)
+        if !magnetometer {
+            for i in recordings.indices { recordings[i].magnetometer = nil }
+        }
+        let float = await Self.differingStreams(
+            SIMD8<Float>.self, recordings, settings: Self.variedSettings(recordings.count), chunks: 2)
+        #expect(float.isEmpty, "Float lanes differing from the scalar filter: \(float)")
+        let double = await Self.differingStreams(
+            SIMD4<Double>.self, recordings, settings: Self.variedSettings(recordings.count), tasks: 2)
+        #expect(double.isEmpty, "Double lanes differing from the scalar filter: \(double)")
+    }
+
+    @Test(arguments: [false, true])
+    func badSamplesTakeTheScalarPathAndStillAgree(magnetometer: Bool) async {
+        // NaN and infinite gyroscope samples, zero and NaN accelerometers and magnetometers,
+        // repeated and backward timestamps, a one-hour jump, late initialization (see
+        // MadgwickStreamsTests.allRecordings), on 12 streams of different lengths.
+        let recordings = MadgwickStreamsTests.recordings(count: 12, magnetometer: magnetometer)
+        let settings: [InertialFrameFilter<Double>.Settings] = Self.variedSettings(12)
+        let double = await Self.differingStreams(SIMD8<Double>.self, recordings, settings: settings, chunks: 3)
+        #expect(double.isEmpty, "Double lanes differing from the scalar filter: \(double)")
+        let float = await Self.differingStreams(
+            SIMD16<Float>.self, recordings, settings: Self.variedSettings(12), chunks: 1, tasks: 3)
+        #expect(float.isEmpty, "Float lanes differing from the scalar filter: \(float)")
+    }
+
+    @Test func theVectorStepCarriesTheWork() throws {
+        // A guard against an engine that is exact only because everything falls back to the scalar
+        // filter: on clean synthetic recordings (none of the planted bad samples) every group takes
+        // the vector step at all but its first few steps.
+        let recordings = MadgwickStreamsTests.recordings(count: 40, magnetometer: true).enumerated()
+            .filter { $0.offset % 3 != 0 && $0.offset % 4 != 1 && $0.offset % 5 != 2 }.map(\.element)
+        try #require(recordings.count >= 8)
+        let streams = Array(recordings.prefix(8))
+        let samples = MultiStreamSamples<SIMD4<Double>>(recordings: streams)
+        var engine = InertialFrameStreams<SIMD4<Double>>(streamCount: 8)
+        engine.process(samples)
+        for g in 0..<2 {
+            let steps = (0..<4).map { samples.lengths[4 * g + $0] }.min()!
+            #expect(engine.groups[g].vectorSteps >= steps - 10, "group \(g): \(engine.groups[g].vectorSteps) of \(steps)")
+        }
+    }
+}
