@@ -76,6 +76,9 @@ let package = Package(
             ]
         ),
         .target(name: "CoreMotionCompatibility", dependencies: ["MotionFusion"]),
+        // The C-style exports of the WebAssembly build (scripts/web compiles the same files with
+        // Embedded Swift); built here too, so that the host runs exactly what the browser runs.
+        .target(name: "MotionFusionWeb", dependencies: ["MotionFusionCore"], exclude: ["README.md"]),
         .executableTarget(
             name: "MotionCLI",
             dependencies: [
@@ -99,6 +102,7 @@ let package = Package(
             dependencies: [
                 "MotionFusion",
                 "MotionCLI",
+                "MotionFusionWeb",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
