@@ -9,10 +9,13 @@
 /// Every stream computes exactly what ``InertialFrameFilter/update(gyroscope:accelerometer:magnetometer:dt:)``
 /// computes, bit for bit: the lanes repeat the scalar per-sample step operation for operation, and
 /// any sample the vector step does not cover — a stream's first samples (initialization and the
-/// rest detector's seeding), a step whose `Δt` differs from the cached one, a rotation of more than
+/// rest detector's seeding), a bad `Δt` or one beyond a gain's series (longer than a sixteenth of
+/// the rest detector's time constant; a jittery clock's `Δt` is covered), a rotation of more than
 /// 0.25 rad in one sample, an unusable gyroscope or accelerometer reading (non-finite, zero, beyond
-/// the limits), a stream without rest estimation — goes through the scalar filter's `update` for the
-/// streams of that group of lanes. The tests compare every stream with the scalar filter on the
+/// the limits), a stream without rest estimation, a group of lanes not all active (the last, partly
+/// filled group; a group after one of its streams ended) — goes through the scalar filter's `update`
+/// for the streams of that group of lanes. So give the engine a multiple of `Lanes.scalarCount`
+/// streams of similar length. The tests compare every stream with the scalar filter on the
 /// BROAD trials and on synthetic recordings with bad samples. Bad input is therefore handled as the
 /// scalar filter documents; a missing magnetometer sample is a zero vector in
 /// ``MultiStreamSamples`` (``MultiStreamSamples/set(stream:step:gyroscope:accelerometer:magnetometer:dt:)``),
@@ -65,7 +68,7 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         // Each stream's cached per-sample gains and the settings the step reads.
         @usableFromInline var dt = Lanes(), tolerance = Lanes(), restGain = Lanes()
         @usableFromInline var gyroscopeThreshold2 = Lanes(), accelerometerThreshold2 = Lanes()
-        @usableFromInline var restMinimumDuration = Lanes(), correctionInterval = Lanes()
+        @usableFromInline var restMinimumDuration = Lanes(), correctionInterval = Lanes(), restTimeConstant = Lanes()
         @usableFromInline var compensatesLatency = Lanes()
         /// 1 where the vector step applies to the stream (initialized, both rest low-passes seeded,
         /// rest estimated, gains cached), else 0.
@@ -255,10 +258,32 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         let gx = sample[0], gy = sample[stride], gz = sample[2 &* stride]
         let ax = sample[3 &* stride], ay = sample[4 &* stride], az = sample[5 &* stride]
         let dt = sample[6 &* stride]
-        // The cached gains hold (|Δt − dt| within the tolerance; this also rules out a bad Δt).
+        // The per-sample gains: kept where |Δt − dt| is within the tolerance, else made anew as
+        // `SampleGains(dt:settings:)` makes them (a jittery clock changes them at every sample), by
+        // FirstOrder.gain's series; a bad Δt, or one beyond the series, takes the scalar path.
+        let zero = Lanes(), one = Lanes(repeating: 1)
         let ddt = dt - s.dt
-        let offset = Lanes.select(Lanes.laneLess(ddt, Lanes()), -ddt, ddt)
-        var ok = Lanes.laneLessOrEqual(offset, s.tolerance)
+        let offset = Lanes.select(Lanes.laneLess(ddt, zero), -ddt, ddt)
+        let keep = Lanes.laneLessOrEqual(offset, s.tolerance)
+        var ok = keep
+        var gainDt = s.dt, tolerance = s.tolerance, restGain = s.restGain
+        if !all(keep) {
+            let valid = Lanes.laneGreater(dt, zero) .& Lanes.laneLessOrEqual(dt, Lanes(repeating: .greatestFiniteMagnitude))
+            let tau = s.restTimeConstant
+            let positive = Lanes.laneGreater(tau, zero)
+            let u = dt / tau
+            let inSeries = Lanes.laneGreaterOrEqual(u, zero) .& Lanes.laneLessOrEqual(u, Lanes(repeating: 0.0625))
+            ok = keep .| (valid .& (inSeries .| .!positive))
+            @inline(__always) func term(_ c: Lanes, _ k: Scalar) -> Lanes { one - u * Lanes(repeating: k) * c }
+            let c8 = one - u * Lanes(repeating: 1 / 10 as Scalar)
+            let c7 = term(c8, 1 / 9 as Scalar), c6 = term(c7, 1 / 8 as Scalar), c5 = term(c6, 1 / 7 as Scalar)
+            let c4 = term(c5, 1 / 6 as Scalar), c3 = term(c4, 1 / 5 as Scalar), c2 = term(c3, 1 / 4 as Scalar)
+            let c1 = term(c2, 1 / 3 as Scalar)
+            let gain = Lanes.select(positive, u * term(c1, 1 / 2 as Scalar), one)
+            gainDt = Lanes.select(keep, s.dt, dt)
+            tolerance = Lanes.select(keep, s.tolerance, dt * Lanes(repeating: 1e-4))
+            restGain = Lanes.select(keep, s.restGain, gain)
+        }
         // The corrected rate, and the half rotation within the exponential's series.
         let rx = (gx - s.bx) * s.sx, ry = (gy - s.by) * s.sy, rz = (gz - s.bz) * s.sz
         let half = dt / 2
@@ -270,9 +295,11 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         let a2 = (ax * ax + ay * ay) + az * az
         ok = ok .& isNormal(a2) .& Lanes.laneLess(a2, Lanes(repeating: 1e6))
         guard all(ok) else { return nil }
+        s.dt = gainDt
+        s.tolerance = tolerance
+        s.restGain = restGain
 
         // exp(half rotation) by its series, then strapdown ← strapdown ⊗ exp.
-        let one = Lanes(repeating: 1)
         let c2 = one - t2 * Lanes(repeating: 1 / 30 as Scalar)
         let c1 = one - (t2 * Lanes(repeating: 1 / 12 as Scalar)) * c2
         let ew = one - (t2 * Lanes(repeating: 0.5)) * c1
@@ -306,7 +333,6 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         s.acz += (az - s.acz) * k
         let dax = ax - s.acx, day = ay - s.acy, daz = az - s.acz
         let still = Lanes.laneLess((dax * dax + day * day) + daz * daz, s.accelerometerThreshold2) .& quiet
-        let zero = Lanes()
         let stillTime = s.stillTime + dt
         s.stillTime = Lanes.select(still, stillTime, zero)
         s.resting = Lanes.select(still .& Lanes.laneGreaterOrEqual(stillTime, s.restMinimumDuration), one, zero)
@@ -379,6 +405,10 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         f.latency.reading = SIMD3(s.lrx[l], s.lry[l], s.lrz[l])
         f.latency.cross = SIMD3(s.lcx[l], s.lcy[l], s.lcz[l])
         f.latency.hasReading = s.hasReading[l] == 1
+        // The vector step remakes the per-sample gains when Δt changes (see vectorStep).
+        f.sampleGains.dt = s.dt[l]
+        f.sampleGains.tolerance = s.tolerance[l]
+        f.sampleGains.rest = s.restGain[l]
     }
 
     /// Copies lane `l`'s per-sample state, gains and settings from its stream's scalar filter into
@@ -440,6 +470,7 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         s.accelerometerThreshold2[l] = gains.accelerometerThreshold2
         s.restMinimumDuration[l] = f.settings.restMinimumDuration
         s.correctionInterval[l] = f.settings.correctionInterval
+        s.restTimeConstant[l] = f.settings.restTimeConstant
         s.compensatesLatency[l] = f.settings.estimatesMagnetometerLatency ? 1 : 0
         let eligible = f.initialized && f.rest.gyroscope.seeded && f.rest.accelerometer.seeded
             && f.settings.estimatesBiasAtRest && gains.tolerance >= 0
