@@ -1,7 +1,7 @@
 import MotionFusionCore
 
 /// What a web page (or any C caller) drives through the C-style exports of
-/// `MotionFusionWebExports.swift`: MotionFusion's device motion (the default filter,
+/// `WebExports.swift`: MotionFusion's device motion (the default filter,
 /// ``InertialFrameFilter`` in `Double`, behind ``DeviceMotionProcessor``), the motion events
 /// (``MotionEventDetector``: shakes, orientation changes, movements) and the step detector
 /// (``StepDetector``), fed one raw sample at a time. The same code runs in the host build and in the

@@ -47,6 +47,15 @@ struct WebExportsTests {
                 try #require(written == 1)
                 #expect(event[1] == e.timestamp, "sample \(k), event \(i)")
                 #expect(event[0] == [1, 2, 3, 4, 5][kindIndex(e)], "sample \(k), event \(i)")
+                switch e {
+                case .orientationChanged(_, _, let to):
+                    #expect(event[2] == Double(DeviceOrientation.allCases.firstIndex(of: to)!), "sample \(k)")
+                case .movement(_, let direction, let peak):
+                    #expect(event[2] == Double(MovementDirection.allCases.firstIndex(of: direction)!), "sample \(k)")
+                    #expect(event[3].bitPattern == peak.bitPattern, "sample \(k)")
+                default:
+                    #expect(event[2].isNaN && event[3].isNaN, "sample \(k)")
+                }
             }
             let beyond = mf_event(handle, Int32(events.count), &event)
             #expect(beyond == 0, "sample \(k)")

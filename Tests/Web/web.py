@@ -47,7 +47,7 @@ def records(path):
         sys.exit(f"web.py: {path} is empty")
     (count,) = struct.unpack_from("<d", data, 0)
     count = int(count)
-    i, out = 8, []
+    i, out = 8, [count]
     while i < len(data):
         values = struct.unpack_from(f"<{count}d", data, i)
         i += 8 * count
@@ -60,11 +60,14 @@ def records(path):
 
 
 def same(a, b):
-    return struct.pack("<d", a) == struct.pack("<d", b)
+    """Bit-identical, or both NaN (x86 and WebAssembly make NaNs of different signs)."""
+    return struct.pack("<d", a) == struct.pack("<d", b) or (math.isnan(a) and math.isnan(b))
 
 
 def compare(host_path, wasm_path):
-    host, wasm = records(host_path), records(wasm_path)
+    (host_count, *host), (wasm_count, *wasm) = records(host_path), records(wasm_path)
+    if host_count != wasm_count:
+        sys.exit(f"web.py: the host wrote {host_count} outputs a sample, WebAssembly {wasm_count}")
     if len(host) != len(wasm):
         sys.exit(f"web.py: the host wrote {len(host)} samples, WebAssembly {len(wasm)}")
     identical = total = events = 0
