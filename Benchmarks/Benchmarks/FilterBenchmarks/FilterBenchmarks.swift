@@ -21,7 +21,8 @@
 //   output buffer;
 // - streamRestBias (Madgwick only): `stream` with a `GyroscopeBiasEstimator` in front.
 // Also `MadgwickStreams.{6D,9D}.lanesN.Scalar`: the many-stream engine (see
-// `registerManyStreamBenchmark`), `GyroscopeBiasEstimator.update.Scalar` alone, and `Baseline.handWrittenMadgwick{6D,9D}.Double`:
+// `registerManyStreamBenchmark`), `InertialFrameStreams.{6D,9D}.lanesN.Scalar`: the default filter's
+// (see `registerInertialStreamBenchmark`), `GyroscopeBiasEstimator.update.Scalar` alone, and `Baseline.handWrittenMadgwick{6D,9D}.Double`:
 // the Madgwick step written out concretely in this module, to compare with `Madgwick.*.filter.Double`.
 
 import Benchmark
@@ -49,6 +50,10 @@ let benchmarks: @Sendable () -> Void = {
     registerManyStreamBenchmark(SIMD2<Double>.self, suffix: "Double")
     registerManyStreamBenchmark(SIMD4<Double>.self, suffix: "Double")
     registerManyStreamBenchmark(SIMD8<Double>.self, suffix: "Double")
+    registerInertialStreamBenchmark(SIMD8<Float>.self, suffix: "Float")
+    registerInertialStreamBenchmark(SIMD16<Float>.self, suffix: "Float")
+    registerInertialStreamBenchmark(SIMD4<Double>.self, suffix: "Double")
+    registerInertialStreamBenchmark(SIMD8<Double>.self, suffix: "Double")
 }
 
 /// Samples in the recording: 100 s at 100 Hz.
@@ -524,6 +529,57 @@ func registerManyStreamBenchmark<Lanes: FusionLanes>(_: Lanes.Type, suffix: Stri
             blackHole(state.engine.quaternion(stream: 0))
         } setup: {
             ManyStreamState<Lanes>(nineD: nineD, seed: 100)
+        }
+    }
+}
+
+/// Consecutive blocks of steps the default filter's engine cycles through (8 × 125 steps: 10 s of
+/// each stream), so that its rest detector and correction steps see continuous motion rather than
+/// one block over and over.
+let inertialStreamBlocks = 8
+
+/// The default filter's many-stream engine for a benchmark: `inertialStreamBlocks` consecutive
+/// blocks of samples (stream s is the recording started at sample 61 s), cycled, and the engine,
+/// initialized by one pass over them.
+final class InertialStreamState<Lanes: FusionLanes> {
+    let blocks: [MultiStreamSamples<Lanes>]
+    var engine: InertialFrameStreams<Lanes>
+    var next = 0
+
+    init(nineD: Bool, seed: UInt64) {
+        let recording = Recording<Lanes.Scalar>(count: sampleCount, seed: seed)
+        blocks = (0..<inertialStreamBlocks).map { b in
+            var samples = MultiStreamSamples<Lanes>(
+                streamCount: manyStreamCount, stepCount: manyStreamSteps, hasMagnetometer: nineD)
+            for s in 0..<manyStreamCount {
+                for t in 0..<manyStreamSteps {
+                    let i = 1 + (b * manyStreamSteps + t + 61 * s) % (recording.count - 1)
+                    samples.set(
+                        stream: s, step: t, gyroscope: recording.gyroscope[i],
+                        accelerometer: recording.accelerometer[i],
+                        magnetometer: nineD ? recording.magnetometer[i] : nil, dt: recording.periods[i])
+                }
+            }
+            return samples
+        }
+        engine = InertialFrameStreams<Lanes>(streamCount: manyStreamCount)
+        for samples in blocks { engine.process(samples) }
+    }
+}
+
+/// `InertialFrameStreams.{6D,9D}.lanesN.Scalar`: the default filter's many-stream engine on one
+/// core, 160 streams, blocks of 125 steps in turn (the state carries on, as in a long run).
+func registerInertialStreamBenchmark<Lanes: FusionLanes>(_: Lanes.Type, suffix: String) {
+    for nineD in [false, true] {
+        Benchmark("InertialFrameStreams.\(nineD ? "9D" : "6D").lanes\(Lanes.scalarCount).\(suffix)") {
+            (benchmark: Benchmark, state: InertialStreamState<Lanes>) in
+            for _ in 0..<passes(benchmark, samples: manyStreamCount * manyStreamSteps) {
+                state.engine.process(state.blocks[state.next])
+                state.next = (state.next + 1) % state.blocks.count
+            }
+            blackHole(state.engine.filter(stream: 0).quaternion)
+        } setup: {
+            InertialStreamState<Lanes>(nineD: nineD, seed: 100)
         }
     }
 }
