@@ -157,25 +157,17 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
             process(samples)
             return
         }
-        let total = groups.count, lanes = Lanes.scalarCount, streams = streamCount
-        let ranges = (0..<tasks).map { k in (total * k / tasks)..<(total * (k + 1) / tasks) }
+        let lanes = Lanes.scalarCount, streams = streamCount
         let prototype = self
-        let parts = await withTaskGroup(of: (Int, [Group], [Filter]).self) { taskGroup in
-            for (k, range) in ranges.enumerated() {
-                taskGroup.addTask {
-                    var part = prototype
-                    part.process(samples, groups: range)
-                    let filters = (range.lowerBound * lanes)..<min(range.upperBound * lanes, streams)
-                    return (k, Array(part.groups[range]), Array(part.filters[filters]))
-                }
-            }
-            var parts = [([Group], [Filter])](repeating: ([], []), count: tasks)
-            for await (k, groups, filters) in taskGroup { parts[k] = (groups, filters) }
-            return parts
+        let parts = await GroupTasks.run(groupCount: groups.count, taskCount: tasks) { range in
+            var part = prototype
+            part.process(samples, groups: range)
+            let filters = (range.lowerBound * lanes)..<min(range.upperBound * lanes, streams)
+            return (Array(part.groups[range]), Array(part.filters[filters]))
         }
-        for (k, range) in ranges.enumerated() {
-            groups.replaceSubrange(range, with: parts[k].0)
-            filters.replaceSubrange((range.lowerBound * lanes)..<min(range.upperBound * lanes, streams), with: parts[k].1)
+        for (range, part) in parts {
+            groups.replaceSubrange(range, with: part.0)
+            filters.replaceSubrange((range.lowerBound * lanes)..<min(range.upperBound * lanes, streams), with: part.1)
         }
     }
 #endif

@@ -160,23 +160,14 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
             process(samples)
             return
         }
-        let total = groups.count
-        let ranges = (0..<tasks).map { k in (total * k / tasks)..<(total * (k + 1) / tasks) }
         let prototype = self
-        let parts = await withTaskGroup(of: (Int, [Group]).self) { taskGroup in
-            for (k, range) in ranges.enumerated() {
-                taskGroup.addTask {
-                    var part = prototype
-                    part.process(samples, groups: range)
-                    return (k, Array(part.groups[range]))
-                }
-            }
-            var parts = [[Group]](repeating: [], count: tasks)
-            for await (k, part) in taskGroup { parts[k] = part }
-            return parts
+        let parts = await GroupTasks.run(groupCount: groups.count, taskCount: tasks) { range in
+            var part = prototype
+            part.process(samples, groups: range)
+            return Array(part.groups[range])
         }
-        for (k, range) in ranges.enumerated() {
-            groups.replaceSubrange(range, with: parts[k])
+        for (range, part) in parts {
+            groups.replaceSubrange(range, with: part)
         }
     }
 #endif
