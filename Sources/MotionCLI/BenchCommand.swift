@@ -352,7 +352,7 @@ struct BenchCommand: ParsableCommand {
         // stream's recording onward, a fresh block before each timed run (filled untimed): its rest
         // detector and correction steps must see real motion, not a loop of 64 steps (in which
         // Float covariances decay into subnormal numbers, several times slower on x86).
-        let continues = Engine.self is InertialFrameStreams<Lanes>.Type
+        let continues = Engine.needsContinuousFeed
         var cursor = 0
         var samples = MultiStreamSamples<Lanes>(streamCount: count, stepCount: blockSteps, hasMagnetometer: nineD)
         func fill() {

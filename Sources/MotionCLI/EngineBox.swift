@@ -10,14 +10,21 @@ protocol ManyStreamEngine<Lanes>: Sendable {
     static func byteCount(streamCount: Int) -> Int?
     /// One stream's attitude (read once, so that the work cannot be optimised away).
     func benchQuaternion(stream: Int) -> Quaternion<Lanes.Scalar>
+    /// Whether the benchmark must feed each stream's recording onward instead of looping one block
+    /// (see `BenchCommand.measureMany`).
+    static var needsContinuousFeed: Bool { get }
 }
 
 extension MadgwickStreams: ManyStreamEngine {
     func benchQuaternion(stream: Int) -> Quaternion<Scalar> { quaternion(stream: stream) }
+    static var needsContinuousFeed: Bool { false }
 }
 
 extension InertialFrameStreams: ManyStreamEngine {
     func benchQuaternion(stream: Int) -> Quaternion<Scalar> { filter(stream: stream).quaternion }
+    /// Its rest detector and correction steps must see real motion: looping a still block lets
+    /// Float covariances decay into subnormal numbers, several times slower on x86.
+    static var needsContinuousFeed: Bool { true }
 }
 
 /// Holds a many-stream engine for the benchmark and runs it on one or several tasks.
