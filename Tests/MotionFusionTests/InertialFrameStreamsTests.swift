@@ -166,13 +166,23 @@ struct InertialFrameStreamsTests {
         #expect(float.isEmpty, "Float lanes differing from the scalar filter: \(float)")
         let double = await Self.differingStreams(SIMD4<Double>.self, recordings, settings: Self.variedSettings(8))
         #expect(double.isEmpty, "Double lanes differing from the scalar filter: \(double)")
+        // All but the first few steps and the twelve planted samples of each group's streams.
+        Self.expectVectorSteps(recordings, allBut: 30)
+    }
+
+    /// Runs 8 streams in SIMD4 Double lanes and expects each group to have taken the vector step
+    /// at all but `slack` of its shortest stream's steps.
+    static func expectVectorSteps(
+        _ recordings: [IMURecording], allBut slack: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let samples = MultiStreamSamples<SIMD4<Double>>(recordings: recordings)
         var engine = InertialFrameStreams<SIMD4<Double>>(streamCount: 8)
         engine.process(samples)
         for g in 0..<2 {
             let steps = (0..<4).map { samples.lengths[4 * g + $0] }.min()!
-            // All but the first few steps and the twelve planted samples of the group's streams.
-            #expect(engine.groups[g].vectorSteps >= steps - 30, "group \(g): \(engine.groups[g].vectorSteps) of \(steps)")
+            #expect(
+                engine.groups[g].vectorSteps >= steps - slack, "group \(g): \(engine.groups[g].vectorSteps) of \(steps)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -183,13 +193,6 @@ struct InertialFrameStreamsTests {
         let recordings = MadgwickStreamsTests.recordings(count: 40, magnetometer: true).enumerated()
             .filter { $0.offset % 3 != 0 && $0.offset % 4 != 1 && $0.offset % 5 != 2 }.map(\.element)
         try #require(recordings.count >= 8)
-        let streams = Array(recordings.prefix(8))
-        let samples = MultiStreamSamples<SIMD4<Double>>(recordings: streams)
-        var engine = InertialFrameStreams<SIMD4<Double>>(streamCount: 8)
-        engine.process(samples)
-        for g in 0..<2 {
-            let steps = (0..<4).map { samples.lengths[4 * g + $0] }.min()!
-            #expect(engine.groups[g].vectorSteps >= steps - 10, "group \(g): \(engine.groups[g].vectorSteps) of \(steps)")
-        }
+        Self.expectVectorSteps(Array(recordings.prefix(8)), allBut: 10)
     }
 }
