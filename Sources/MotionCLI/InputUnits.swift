@@ -45,15 +45,9 @@ extension InputUnits {
     }
 }
 
-/// Tells the user, on standard error, what a recording's reader passed over: lines cut short at
-/// the end of a file (``warnAboutCut(_:in:)``) and readings discarded for a NaN or infinite
-/// timestamp.
+/// Tells the user, on standard error, what a recording's reader passed over
+/// (``RecordingReader/warnings``): lines cut short at the end of a file and readings discarded for
+/// a NaN or infinite timestamp.
 func warnAboutSkipped(by reader: RecordingReader) {
-    for (path, cut) in reader.partialLastLines { warnAboutCut(cut, in: path) }
-    let invalid = reader.statistics.invalidReadings + reader.discardedInvalidGyroscope
-    if invalid > 0 {
-        let paths = reader.input.paths.joined(separator: ", ")
-        FileHandle.standardError.write(
-            Data("warning: \(paths): \(invalid) reading\(invalid == 1 ? "" : "s") with a NaN or infinite timestamp discarded\n".utf8))
-    }
+    for warning in reader.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
 }

@@ -1,4 +1,6 @@
-internal import CZlib
+#if canImport(CZlib)
+    internal import CZlib
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -6,11 +8,19 @@ internal import CZlib
     import Musl
 #elseif canImport(Darwin)
     import Darwin
+#elseif canImport(WASILibc)
+    import WASILibc
 #endif
 
-/// The bytes of one input as ``CSVReader`` reads them: a file by path, or standard input (`-`),
-/// plain or gzip-compressed — told apart by the first two bytes (gzip's 1f 8b), whatever the name —
-/// and decompressed with zlib's stream API as they arrive.
+/// The bytes of one input as ``CSVReader`` reads them: a file by path, standard input (`-`), or
+/// bytes already in memory (a file's contents), plain or gzip-compressed — told apart by the first
+/// two bytes (gzip's 1f 8b), whatever the name — and decompressed with zlib's stream API as they
+/// arrive.
+///
+/// A build without zlib (the `CZlib` module; the WebAssembly build, whose page decompresses with the
+/// browser's own gzip) reads plain input only: gzip-compressed input is
+/// ``CSVError/unreadable(path:reason:)``. A build without a file system's C library (again the
+/// WebAssembly build) reads only contents in memory: a path is unreadable there.
 ///
 /// ``read(into:count:)`` returns what is there as soon as there is something: a pipe's or a FIFO's
 /// bytes are handed on as they are written, not held until a buffer fills or the writer closes, so
@@ -30,15 +40,21 @@ final class ByteInput {
     /// Called before a read that would wait for a pipe, FIFO or terminal (never for a regular file).
     var whenWaiting: (() -> Void)?
 
+    /// The file's descriptor; −1 for contents in memory.
     private let descriptor: Int32
     private let path: String
+    /// Contents in memory, and how many of them ``readSource(into:count:)`` has handed on.
+    private let contents: [UInt8]
+    private var contentsRead = 0
     /// Compressed bytes read and not yet inflated, or (before the first call decides the format, or
     /// of a plain input) bytes read and not yet returned: `pending[pendingStart..<pendingEnd]`.
     private let pending: UnsafeMutablePointer<UInt8>
     private var pendingStart = 0
     private var pendingEnd = 0
-    /// zlib's state, at an address that stays put (zlib checks that it does).
-    private let stream: UnsafeMutablePointer<z_stream>
+    #if canImport(CZlib)
+        /// zlib's state, at an address that stays put (zlib checks that it does).
+        private let stream: UnsafeMutablePointer<z_stream>
+    #endif
     private var format = Format.undecided
     /// The descriptor gave its end of file.
     private var sourceEnded = false
@@ -53,32 +69,57 @@ final class ByteInput {
     /// Opens `path` (`-`: a duplicate of standard input's descriptor, so that closing this leaves
     /// standard input open).
     init(path: String) throws(CSVError) {
-        let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw .unreadable(path: path, reason: reason)
-        }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            close(descriptor)
-            throw .unreadable(path: path, reason: String(cString: strerror(EISDIR)))
-        }
-        fileSize = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
-        self.descriptor = descriptor
-        self.path = path
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+            let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                throw .unreadable(path: path, reason: reason)
+            }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                close(descriptor)
+                throw .unreadable(path: path, reason: String(cString: strerror(EISDIR)))
+            }
+            fileSize = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+            self.descriptor = descriptor
+            self.path = path
+            contents = []
+            pending = .allocate(capacity: Self.pendingCapacity)
+            #if canImport(CZlib)
+                stream = .allocate(capacity: 1)
+                stream.initialize(to: z_stream())
+            #endif
+        #else
+            throw .unreadable(path: path, reason: "this build reads no files, only contents in memory")
+        #endif
+    }
+
+    /// Reads `contents`, a file's bytes in memory, named `name` in errors: as a regular file of
+    /// that size.
+    init(name: String, contents: [UInt8]) {
+        fileSize = contents.count
+        descriptor = -1
+        path = name
+        self.contents = contents
         pending = .allocate(capacity: Self.pendingCapacity)
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
+        #if canImport(CZlib)
+            stream = .allocate(capacity: 1)
+            stream.initialize(to: z_stream())
+        #endif
     }
 
     deinit {
-        if inflating { inflateEnd(stream) }
-        close(descriptor)
+        #if canImport(CZlib)
+            if inflating { inflateEnd(stream) }
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+        #endif
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+            if descriptor >= 0 { close(descriptor) }
+        #endif
         pending.deallocate()
-        stream.deinitialize(count: 1)
-        stream.deallocate()
     }
 
     /// Reads up to `count` (> 0) bytes of text into `destination` and returns how many: 0 only at
@@ -102,7 +143,11 @@ final class ByteInput {
             progress += got
             return got
         case .gzip:
-            return try inflate(into: destination, count: count)
+            #if canImport(CZlib)
+                return try inflate(into: destination, count: count)
+            #else
+                return 0
+            #endif
         }
     }
 
@@ -114,12 +159,18 @@ final class ByteInput {
             format = .plain
             return
         }
-        // 15 + 16: a gzip header and trailer (its CRC-32 and length checked) around a 32 KiB window.
-        let status = inflateInit2_(stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else { throw .unreadable(path: path, reason: Self.reason(status, stream.pointee.msg)) }
-        inflating = true
-        format = .gzip
+        #if canImport(CZlib)
+            // 15 + 16: a gzip header and trailer (its CRC-32 and length checked) around a 32 KiB window.
+            let status = inflateInit2_(stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            guard status == Z_OK else { throw .unreadable(path: path, reason: Self.reason(status, stream.pointee.msg)) }
+            inflating = true
+            format = .gzip
+        #else
+            throw .unreadable(path: path, reason: "it is gzip-compressed and this build has no zlib: decompress it first")
+        #endif
     }
+
+    #if canImport(CZlib)
 
     /// Inflates what it can into `destination`, reading more compressed bytes only when it must:
     /// zlib may hold output back when the last call filled `destination` (the rest of a match),
@@ -177,6 +228,8 @@ final class ByteInput {
         return false
     }
 
+    #endif
+
     /// Reads until `pending` holds at least `minimum` bytes or the source ends, moving the unread
     /// bytes to the front first.
     private func fillPending(atLeast minimum: Int) throws(CSVError) {
@@ -194,8 +247,24 @@ final class ByteInput {
     }
 
     /// One read(2) of the descriptor (again when a signal interrupts it); 0 at its end. Calls
-    /// ``whenWaiting`` first when a pipe has nothing to give yet.
+    /// ``whenWaiting`` first when a pipe has nothing to give yet. Of contents in memory, the next
+    /// `count` bytes (or what is left).
     private func readSource(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(CSVError) -> Int {
+        if descriptor < 0 {
+            let got = min(count, contents.count - contentsRead)
+            contents.withUnsafeBufferPointer { destination.update(from: $0.baseAddress! + contentsRead, count: got) }
+            contentsRead += got
+            return got
+        }
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+            return try readDescriptor(into: destination, count: count)
+        #else
+            return 0
+        #endif
+    }
+
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    private func readDescriptor(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(CSVError) -> Int {
         if let whenWaiting, fileSize == nil {
             // Unless the descriptor has bytes or its end ready (poll may also fail, or not serve
             // terminals, as on Darwin: then the read may wait, so the hook runs).
@@ -209,7 +278,9 @@ final class ByteInput {
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))
         }
     }
+    #endif
 
+    #if canImport(CZlib)
     /// zlib's words for a status, or its code.
     private static func reason(_ status: Int32, _ message: UnsafePointer<CChar>?) -> String {
         if let message { return String(cString: message) }
@@ -220,9 +291,12 @@ final class ByteInput {
         default: return "zlib error \(status)"
         }
     }
+    #endif
 }
 
-/// read(2), named apart from ``ByteInput/read(into:count:)``.
-private func systemRead(_ descriptor: Int32, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
-    read(descriptor, destination, count)
-}
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    /// read(2), named apart from ``ByteInput/read(into:count:)``.
+    private func systemRead(_ descriptor: Int32, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+        read(descriptor, destination, count)
+    }
+#endif

@@ -7,6 +7,8 @@ import MotionFusionCore
     import Darwin
 #elseif canImport(ucrt)
     import ucrt
+#elseif canImport(WASILibc)
+    import WASILibc
 #endif
 
 /// A streaming reader of numeric CSV files with a header line: it reads the columns you ask for by
@@ -72,9 +74,21 @@ public final class CSVReader {
     ///
     /// - Throws: ``CSVError/unreadable(path:reason:)``, ``CSVError/empty``,
     ///   ``CSVError/lineTooLong(line:limit:)``.
-    public init(path: String) throws(CSVError) {
+    public convenience init(path: String) throws(CSVError) {
         // `-` is standard input (a duplicate of its descriptor, so that closing the reader leaves it open).
-        input = try ByteInput(path: path)
+        try self.init(input: ByteInput(path: path))
+    }
+
+    /// Reads `contents`, a file's bytes in memory (plain, or gzip-compressed where the build has
+    /// zlib), and its header; `name` stands for the path in errors.
+    ///
+    /// - Throws: as ``init(path:)``.
+    public convenience init(name: String, contents: [UInt8]) throws(CSVError) {
+        try self.init(input: ByteInput(name: name, contents: contents))
+    }
+
+    private init(input: ByteInput) throws(CSVError) {
+        self.input = input
         fileSize = input.fileSize
         capacity = Self.chunk * 2
         buffer = .allocate(capacity: capacity)

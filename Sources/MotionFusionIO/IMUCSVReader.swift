@@ -91,12 +91,24 @@ public final class IMUCSVReader {
     /// - Throws: ``CSVError`` for an unreadable or empty file, a missing required column, a
     ///   duplicated one, only some of `mx,my,mz`, or a header unit that is unknown, differs between
     ///   the axes of one sensor, or contradicts a unit given here.
-    public init(
+    public convenience init(
         path: String, timeUnit: TimeUnit? = nil, gyroscopeUnit: GyroscopeUnit? = nil,
         accelerometerUnit: AccelerometerUnit? = nil, magnetometerUnit: MagnetometerUnit? = nil,
         useMagnetometer: Bool = true, checksUnits: Bool = true, extraColumns: [String] = []
     ) throws(CSVError) {
-        let csv = try CSVReader(path: path)
+        try self.init(
+            csv: CSVReader(path: path), timeUnit: timeUnit, gyroscopeUnit: gyroscopeUnit,
+            accelerometerUnit: accelerometerUnit, magnetometerUnit: magnetometerUnit,
+            useMagnetometer: useMagnetometer, checksUnits: checksUnits, extraColumns: extraColumns)
+    }
+
+    /// Reads a recording from `csv`, which has read its header and nothing more (a file's contents
+    /// in memory, say); the rest as ``init(path:timeUnit:gyroscopeUnit:accelerometerUnit:magnetometerUnit:useMagnetometer:checksUnits:extraColumns:)``.
+    init(
+        csv: CSVReader, timeUnit: TimeUnit?, gyroscopeUnit: GyroscopeUnit?,
+        accelerometerUnit: AccelerometerUnit?, magnetometerUnit: MagnetometerUnit?,
+        useMagnetometer: Bool, checksUnits: Bool, extraColumns: [String]
+    ) throws(CSVError) {
         var columns: [Int] = []
         for name in RecordingColumns.inertial {
             columns.append(try csv.requiredColumn(named: name))

@@ -41,13 +41,17 @@ public final class RecordingReader {
     public enum Input: Sendable, Hashable {
         /// One CSV file (`-`: standard input).
         case file(String)
+        /// One CSV file's contents, already in memory (plain, or gzip-compressed where the build
+        /// has zlib), read as ``file(_:)`` reads a file; `name` stands for its path in errors.
+        case contents(name: String, bytes: [UInt8])
         /// One CSV file per sensor; the magnetometer's is optional.
         case sensorFiles(gyroscope: String, accelerometer: String, magnetometer: String?)
 
-        /// The files, gyroscope's first.
+        /// The files, gyroscope's first (of contents in memory, their name).
         public var paths: [String] {
             switch self {
             case .file(let path): [path]
+            case .contents(let name, _): [name]
             case .sensorFiles(let g, let a, let m): [g, a] + (m.map { [$0] } ?? [])
             }
         }
@@ -140,14 +144,21 @@ public final class RecordingReader {
         paths = input.paths
         assembler = SampleAssembler(rules: rules)
         let extraCount: Int
-        if case .file = input { extraCount = extraColumns.count } else { extraCount = 0 }
+        if case .sensorFiles = input { extraCount = 0 } else { extraCount = extraColumns.count }
         self.extraCount = extraCount
         lines = LineQueue(capacity: 2 * SampleAssembler.heldSamples + Self.passedOnCapacity + 2, extraCount: extraCount)
         switch input {
-        case .file(let path):
+        case .file, .contents:
+            let path = input.paths[0]
             do throws(CSVError) {
+                let csv: CSVReader
+                if case .contents(let name, let bytes) = input {
+                    csv = try CSVReader(name: name, contents: bytes)
+                } else {
+                    csv = try CSVReader(path: path)
+                }
                 let reader = try IMUCSVReader(
-                    path: path, timeUnit: units.time, gyroscopeUnit: units.gyroscope,
+                    csv: csv, timeUnit: units.time, gyroscopeUnit: units.gyroscope,
                     accelerometerUnit: units.accelerometer, magnetometerUnit: units.magnetometer,
                     useMagnetometer: useMagnetometer, checksUnits: checksUnits, extraColumns: extraColumns)
                 rows = reader
@@ -157,7 +168,7 @@ public final class RecordingReader {
                 throw RecordingFileError(path: path, error: error)
             }
         case .sensorFiles(let gyroscope, let accelerometer, let magnetometer):
-            var files: [(String, SensorReading.Sensor)] = [(gyroscope, .gyroscope), (accelerometer, .accelerometer)]
+            var files: [(path: String, sensor: SensorReading.Sensor)] = [(gyroscope, .gyroscope), (accelerometer, .accelerometer)]
             if let magnetometer, useMagnetometer { files.append((magnetometer, .magnetometer)) }
             let merge = try SensorFileMerge(files: files, units: units, checksUnits: checksUnits)
             self.merge = merge
@@ -280,8 +291,22 @@ public final class RecordingReader {
     /// The files that ended inside a line that was not read (a write cut short), once read to
     /// their end.
     public var partialLastLines: [(path: String, line: CSVPartialLine)] {
-        if let rows { return rows.csv.partialLastLine.map { [(paths[0], $0)] } ?? [] }
-        return merge!.sources.compactMap { source in source.reader.csv.partialLastLine.map { (source.path, $0) } }
+        if let rows { return rows.csv.partialLastLine.map { [(path: paths[0], line: $0)] } ?? [] }
+        return merge!.sources.compactMap { source in source.reader.csv.partialLastLine.map { (path: source.path, line: $0) } }
+    }
+
+    /// What the reader passed over, once read to the end, one sentence each (a command prints them
+    /// after `warning: `): a file that ended inside a line that was not read, and readings
+    /// discarded for a NaN or infinite timestamp.
+    public var warnings: [String] {
+        var warnings = partialLastLines.map { $0.path + ": " + $0.line.description }
+        let invalid = statistics.invalidReadings + discardedInvalidGyroscope
+        if invalid > 0 {
+            warnings.append(
+                paths.joined(separator: ", ") + ": \(invalid) reading" + (invalid == 1 ? "" : "s")
+                    + " with a NaN or infinite timestamp discarded")
+        }
+        return warnings
     }
 
     /// Called when reading is about to wait for a pipe, FIFO or terminal that has nothing to give
@@ -308,7 +333,7 @@ public struct RecordingFileError: Error, Equatable, Sendable, CustomStringConver
     }
 
     /// `path: error`.
-    public var description: String { "\(path): \(error)" }
+    public var description: String { "\(path): \(error.description)" }
 }
 
 /// A queue of gyroscope readings' places, each with its row's extra values (``extraCount`` of

@@ -48,7 +48,7 @@ struct SensorFileMerge {
                     path: path, sensor: sensor, timeUnit: given.time, gyroscopeUnit: given.gyroscope,
                     accelerometerUnit: given.accelerometer, magnetometerUnit: given.magnetometer)
                 var source = Source(path: path, reader: reader, next: nil)
-                do {
+                do throws(CSVError) {
                     try source.advance()
                 } catch .noData where sensor != .gyroscope {
                     source.next = nil
