@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "CoreMotionCompatibility", dependencies: ["MotionFusion"]),
         // The C-style exports of the WebAssembly build (scripts/web compiles the same files with
         // Embedded Swift); built here too, so that the host runs exactly what the browser runs.
-        .target(name: "MotionFusionWeb", dependencies: ["MotionFusionCore"], exclude: ["README.md"]),
+        .target(name: "MotionFusionWeb", dependencies: ["MotionFusionCore", "MotionFusionIO"], exclude: ["README.md", "Page"]),
         .executableTarget(
             name: "MotionCLI",
             dependencies: [

@@ -11,6 +11,7 @@ import MotionFusionCore
 //                                     returns the number of motion events it completed
 //   mf_output(handle, out)            writes mf_output_count() doubles (WebSession.write(into:))
 //   mf_event(handle, index, out) -> 1 writes 4 doubles for event index of the last update (0: none)
+//   mf_event_count(handle) -> e       the number of events of the last update
 //   mf_output_count() -> n
 //   mf_destroy(handle)
 
@@ -61,4 +62,10 @@ public func mf_output(_ handle: UnsafeMutableRawPointer?, _ out: UnsafeMutablePo
 public func mf_event(_ handle: UnsafeMutableRawPointer?, _ index: Int32, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
     guard let handle, let out else { return 0 }
     return handle.assumingMemoryBound(to: WebSession.self).pointee.writeEvent(Int(index), into: out) ? 1 : 0
+}
+
+@_cdecl("mf_event_count")
+public func mf_event_count(_ handle: UnsafeMutableRawPointer?) -> Int32 {
+    guard let handle else { return 0 }
+    return Int32(handle.assumingMemoryBound(to: WebSession.self).pointee.newEvents.count)
 }

@@ -19,7 +19,7 @@ struct WebSession {
     /// The last update's device motion (nil before the first).
     var last: DeviceMotionSample<Double>?
     /// The number of outputs ``write(into:)`` writes.
-    static let outputCount = 23
+    static let outputCount = 26
 
     /// A session in `frame`; nil for a frame that needs what the page cannot give (true north needs
     /// a declination).
@@ -38,6 +38,14 @@ struct WebSession {
     ) -> Int {
         let field: SIMD3<Double>? =
             magnetometer.x.isFinite && magnetometer.y.isFinite && magnetometer.z.isFinite ? magnetometer : nil
+        return update(timestamp: timestamp, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: field)
+    }
+
+    /// One raw sample with or without a magnetometer reading (a recording's sample, whose reading
+    /// is passed on as read); returns the number of events it completed.
+    mutating func update(
+        timestamp: Double, gyroscope: SIMD3<Double>, accelerometer: SIMD3<Double>, magnetometer field: SIMD3<Double>?
+    ) -> Int {
         let motion = processor.update(
             timestamp: timestamp, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: field)
         last = motion
@@ -50,8 +58,9 @@ struct WebSession {
     /// Writes the last update's outputs, in this order: timestamp; attitude quaternion w, x, y, z
     /// (sensor → the reference frame); rotation rate x, y, z; gravity x, y, z; user acceleration
     /// x, y, z; gyroscope bias x, y, z; heading (degrees, −1 when not north-referenced); then 1 or 0
-    /// for: the filter initialized, rest detected, magnetic disturbance detected, walking; and the
-    /// steps counted. All NaN before the first update.
+    /// for: the filter initialized, rest detected, magnetic disturbance detected, walking; the
+    /// steps counted; and the attitude's roll, pitch and yaw (Core Motion's, radians). All NaN
+    /// before the first update.
     func write(into out: UnsafeMutablePointer<Double>) {
         guard let m = last else {
             for i in 0..<Self.outputCount { out[i] = .nan }
@@ -72,6 +81,7 @@ struct WebSession {
         out[20] = filter.isMagneticDisturbanceDetected ? 1 : 0
         out[21] = steps.isWalking ? 1 : 0
         out[22] = Double(steps.stepCount)
+        (out[23], out[24], out[25]) = (m.attitude.roll, m.attitude.pitch, m.attitude.yaw)
     }
 
     /// Writes event `index` of the last update: kind (1 shake began, 2 shake ended, 3 shake

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import MotionFusion
@@ -39,7 +40,7 @@ struct WebExportsTests {
                 motion.heading, processor.stream.filter.isInitialized ? 1 : 0,
                 processor.stream.filter.isRestDetected ? 1 : 0,
                 processor.stream.filter.isMagneticDisturbanceDetected ? 1 : 0, steps.isWalking ? 1 : 0,
-                Double(steps.stepCount),
+                Double(steps.stepCount), motion.attitude.roll, motion.attitude.pitch, motion.attitude.yaw,
             ]
             try #require(out.map(\.bitPattern) == expected.map(\.bitPattern), "sample \(k)")
             for (i, e) in events.enumerated() {
@@ -75,6 +76,127 @@ struct WebExportsTests {
         #expect(out.allSatisfy { $0.isNaN })  // nothing before the first sample
         mf_destroy(handle)
         mf_destroy(nil)
+    }
+
+    /// Opens `bytes` as the page does (frame 2 unless given).
+    func open(_ bytes: [UInt8], name: String, frame: Int32 = 2) -> UnsafeMutableRawPointer? {
+        let nameBytes = Array(name.utf8)
+        return mf_recording_open(frame, nameBytes, Int32(nameBytes.count), bytes, Int32(bytes.count))
+    }
+
+    func message(_ recording: UnsafeMutableRawPointer?) -> String {
+        let length = mf_recording_message(recording, nil, 0)
+        var buffer = [UInt8](repeating: 0, count: Int(length))
+        #expect(mf_recording_message(recording, &buffer, length) == length)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// The page's path: the module reads the file's bytes and fuses them as `motion device-motion`
+    /// does; every output equals the library's reader and device motion used directly.
+    @Test(.enabled(if: BroadData.required, "BROAD data not found at ../shared/reference-data/broad"))
+    func aRecordingsBytesGiveTheLibrarysDeviceMotion() throws {
+        let path = BroadData.folder.appendingPathComponent(BroadData.trials[4] + ".csv").path
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let recording = try #require(open(bytes, name: "trial.csv"))
+        defer { mf_recording_destroy(recording) }
+        let session = try #require(mf_recording_session(recording))
+        let reader = try RecordingReader(.file(path))
+        var processor = try DeviceMotionProcessor<InertialFrameFilter<Double>>(referenceFrame: .xMagneticNorthZVertical)
+        var out = [Double](repeating: 0, count: Int(mf_output_count()))
+        var samples = 0
+        while let sample = try reader.next() {
+            let w = try #require(sample.gyroscope), a = try #require(sample.accelerometer)
+            let motion = processor.update(timestamp: sample.timestamp, gyroscope: w, accelerometer: a, magnetometer: sample.magnetometer)
+            try #require(mf_recording_next(recording) == 1, "sample \(samples)")
+            mf_output(session, &out)
+            let q = motion.attitude.quaternion
+            try #require([out[0], out[1], out[2], out[3], out[4], out[8], out[9], out[10]].map(\.bitPattern)
+                == [motion.timestamp, q.w, q.x, q.y, q.z, motion.gravity.x, motion.gravity.y, motion.gravity.z].map(\.bitPattern),
+                "sample \(samples)")
+            samples += 1
+        }
+        #expect(samples > 10_000)
+        #expect(mf_recording_next(recording) == 0)
+        #expect(message(recording) == "")
+    }
+
+    /// Each sample as read (`mf_recording_sample`) fed to a session of its own through `mf_update`
+    /// (the page's live path) gives the recording session's outputs and events bit for bit.
+    @Test(.enabled(if: BroadData.required, "BROAD data not found at ../shared/reference-data/broad"))
+    func samplesAsReadGiveTheSameOutputsThroughUpdate() throws {
+        let path = BroadData.folder.appendingPathComponent(BroadData.trials[4] + ".csv").path
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let recording = try #require(open(bytes, name: "trial.csv"))
+        defer { mf_recording_destroy(recording) }
+        let session = try #require(mf_recording_session(recording)), own = try #require(mf_create(2))
+        defer { mf_destroy(own) }
+        let count = Int(mf_output_count())
+        var out = [Double](repeating: 0, count: count), ownOut = out, sample = [Double](repeating: 0, count: 10)
+        var first = [Double](repeating: 0, count: 10)
+        var samples = 0, events = 0
+        while mf_recording_next(recording) == 1 {
+            mf_recording_sample(recording, &sample)
+            if samples == 0 { first = sample }
+            let n = mf_update(own, sample[0], sample[1], sample[2], sample[3], sample[4], sample[5], sample[6], sample[7], sample[8], sample[9])
+            mf_output(session, &out)
+            mf_output(own, &ownOut)
+            try #require(out.map(\.bitPattern) == ownOut.map(\.bitPattern), "sample \(samples)")
+            try #require(n == mf_event_count(session), "sample \(samples)")
+            events += Int(n)
+            samples += 1
+        }
+        #expect(samples > 10_000 && events > 0)
+        // The first sample is the file's first row, as read by the library's reader.
+        let reader = try RecordingReader(.file(path))
+        let row = try #require(try reader.next())
+        let g = try #require(row.gyroscope), a = try #require(row.accelerometer), m = try #require(row.magnetometer)
+        #expect(first == [row.timestamp, g.x, g.y, g.z, a.x, a.y, a.z, m.x, m.y, m.z])
+    }
+
+    /// The magnetometer's columns are read in every frame, as `motion device-motion` reads them: a
+    /// bad `mx` cell is refused even where the frame ignores the magnetometer.
+    @Test func theMagnetometersColumnsAreReadInEveryFrame() throws {
+        let text = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n0,0,0,0,0,0,9.81,20,0,-40\n0.01,0,0,0,0,0,9.81,abc,0,-40\n"
+        for frame: Int32 in [0, 1, 2] {
+            let recording = try #require(open(Array(text.utf8), name: "m.csv", frame: frame))
+            #expect(mf_recording_next(recording) == 1)
+            #expect(mf_recording_next(recording) == -1)
+            #expect(message(recording) == "Error: m.csv: line 3, column 8 (mx): 'abc' is not a number", "frame \(frame)")
+            mf_recording_destroy(recording)
+        }
+    }
+
+    /// A bad file gets the CLI's words (`Error: ` and the reader's error, as `motion` prints it);
+    /// a recording without a usable accelerometer reading the commands' refusal; warnings at the end.
+    @Test func badRecordingsGetTheCLIsWords() throws {
+        let malformed = "t,gx,gy,gz,ax,ay,az\n0,0,0,0,0,0,9.81\n0.01,abc,0,0,0,0,9.81\n"
+        let recording = try #require(open(Array(malformed.utf8), name: "bad.csv"))
+        #expect(mf_recording_next(recording) == 1)  // line 2
+        #expect(mf_recording_next(recording) == -1)
+        #expect(message(recording) == "Error: bad.csv: line 3, column 2 (gx): 'abc' is not a number")
+        #expect(mf_recording_next(recording) == -1)  // and stays so
+        mf_recording_destroy(recording)
+
+        let flat = "t,gx,gy,gz,ax,ay,az\n0,0,0,0,0,0,0\n0.01,0,0,0,0,0,0\n"
+        let noGravity = try #require(open(Array(flat.utf8), name: "flat.csv"))
+        #expect(mf_recording_next(noGravity) == -1)
+        #expect(message(noGravity).hasPrefix("Error: flat.csv: no accelerometer reading in the recording that a sample could use"))
+        mf_recording_destroy(noGravity)
+
+        let cut = "t,gx,gy,gz,ax,ay,az\n0,0,0,0,0,0,9.81\n0.01,0,0,0,0,0,9.8"
+        let cutShort = try #require(open(Array(cut.utf8), name: "cut.csv", frame: 0))
+        #expect(mf_recording_next(cutShort) == 1)
+        #expect(mf_recording_next(cutShort) == 0)
+        #expect(message(cutShort) == "warning: cut.csv: line 3 has no newline (18 bytes, cut short?): it was not read\n")
+        mf_recording_destroy(cutShort)
+
+        #expect(open([], name: "x.csv", frame: 3) == nil)  // true north needs a declination
+        let empty = try #require(open([], name: "empty.csv"))
+        #expect(mf_recording_next(empty) == -1)
+        #expect(message(empty) == "Error: empty.csv: line 1: the file is empty (no header)")
+        mf_recording_destroy(empty)
+        #expect(mf_recording_next(nil) == 0)
+        mf_recording_destroy(nil)
     }
 
     func kindIndex(_ e: MotionEvent) -> Int {

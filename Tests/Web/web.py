@@ -1,44 +1,17 @@
 """scripts/web's helpers (standard library only).
 
-  web.py samples RECORDING.csv OUT.bin      the recording's rows as driver.c reads them
   web.py compare HOST.bin WASM.bin         holds the WebAssembly build's outputs to the host's
   web.py imports MODULE.wasm                prints the module's imports (module.name), one per line
+  web.py page PAGE_DIR MODULE.wasm OUT.html the page (index.html) with its script and the module inlined
 
-The recording is a CSV with the columns t, gx, gy, gz, ax, ay, az and optionally mx, my, mz (the
-`motion fuse` format's names; rad/s, m/s², µT); an empty or missing magnetometer cell is NaN (no
-reading). `compare` reads both output files (driver.c's format) sample by sample and prints how many values are bit-identical and the largest difference of the others,
+`compare` reads both output files (driver.c's format) sample by sample and prints how many values are bit-identical and the largest difference of the others,
 absolute and relative; it fails when an event differs, a value differs by more than 1e-12
 (absolute, or relative to the value's magnitude when that is above 1), or the files differ in
 length. (An event's peak counts as a value.)
 """
-import csv
 import math
 import struct
 import sys
-
-
-def samples(path, out):
-    names = ["t", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz"]
-    rows = []
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        missing = [n for n in names[:7] if n not in (reader.fieldnames or [])]
-        if missing:
-            sys.exit(f"web.py: {path} has no column {', '.join(missing)}")
-        for line, r in enumerate(reader, start=2):
-            row = []
-            for n in names:
-                cell = (r.get(n) or "").strip()
-                try:
-                    row.append(float(cell) if cell else math.nan)
-                except ValueError:
-                    sys.exit(f"web.py: {path} line {line}, column {n}: {cell!r} is not a number")
-            rows.append(row)
-    with open(out, "wb") as f:
-        f.write(struct.pack("<q", len(rows)))
-        for row in rows:
-            f.write(struct.pack("<10d", *row))
-    print(f"{len(rows)} samples from {path}")
 
 
 def records(path):
@@ -145,11 +118,26 @@ def imports(path):
         i += size
 
 
+def page(folder, module, out):
+    import base64
+    import pathlib
+    html = (pathlib.Path(folder) / "index.html").read_text(encoding="utf-8")
+    script = (pathlib.Path(folder) / "page.js").read_text(encoding="utf-8")
+    for marker in ("/*MOTIONFUSION_WASM*/", "/*MOTIONFUSION_PAGE_JS*/"):
+        if html.count(marker) != 1:
+            sys.exit(f"web.py: {folder}/index.html must hold {marker} once")
+    if "</script" in script:
+        sys.exit("web.py: page.js must not contain </script")
+    encoded = base64.b64encode(open(module, "rb").read()).decode()
+    html = html.replace("/*MOTIONFUSION_WASM*/", encoded).replace("/*MOTIONFUSION_PAGE_JS*/", script)
+    pathlib.Path(out).write_text(html, encoding="utf-8")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "samples":
-        samples(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) == 4 and sys.argv[1] == "compare":
+    if len(sys.argv) == 4 and sys.argv[1] == "compare":
         compare(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == "page":
+        page(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 3 and sys.argv[1] == "imports":
         imports(sys.argv[2])
     else:
