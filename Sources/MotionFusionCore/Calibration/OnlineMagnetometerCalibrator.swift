@@ -83,15 +83,19 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
 
     /// Where each kept sample's place is (the first reading that made it): candidates are
     /// measured against these, which never move, so a slow turn cannot drag a place along.
-    @usableFromInline var anchorX = SIMD64<Scalar>(repeating: .infinity)
-    @usableFromInline var anchorY = SIMD64<Scalar>(repeating: .infinity)
-    @usableFromInline var anchorZ = SIMD64<Scalar>(repeating: .infinity)
+    ///
+    /// Every `SIMD64` here is read and written element by element through ``Lanes64`` (pointers):
+    /// a `SIMD64` subscript with a varying index, or `init(repeating:)`, compiles element by
+    /// element where the target has no such vectors (WebAssembly: 38 kB of code).
+    @usableFromInline var anchorX = Lanes64.filled(Scalar.infinity)
+    @usableFromInline var anchorY = Lanes64.filled(Scalar.infinity)
+    @usableFromInline var anchorZ = Lanes64.filled(Scalar.infinity)
     /// The latest reading at each place: what the fits use.
-    @usableFromInline var xs = SIMD64<Scalar>(repeating: .infinity)
-    @usableFromInline var ys = SIMD64<Scalar>(repeating: .infinity)
-    @usableFromInline var zs = SIMD64<Scalar>(repeating: .infinity)
+    @usableFromInline var xs = Lanes64.filled(Scalar.infinity)
+    @usableFromInline var ys = Lanes64.filled(Scalar.infinity)
+    @usableFromInline var zs = Lanes64.filled(Scalar.infinity)
     /// Insertion order of each kept sample (larger is newer).
-    @usableFromInline var order = SIMD64<Int32>(repeating: .max)
+    @usableFromInline var order = Lanes64.filled(Int32.max)
     @usableFromInline var count = 0
     @usableFromInline var sequence: Int32 = 0
     @usableFromInline var changesSinceFit = 0
@@ -193,14 +197,14 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
             } else {
                 slot = Self.oldest(order, count: count)
             }
-            anchorX[slot] = field.x
-            anchorY[slot] = field.y
-            anchorZ[slot] = field.z
+            Lanes64.store(field.x, at: slot, in: &anchorX)
+            Lanes64.store(field.y, at: slot, in: &anchorY)
+            Lanes64.store(field.z, at: slot, in: &anchorZ)
         }
-        xs[slot] = field.x
-        ys[slot] = field.y
-        zs[slot] = field.z
-        order[slot] = sequence
+        Lanes64.store(field.x, at: slot, in: &xs)
+        Lanes64.store(field.y, at: slot, in: &ys)
+        Lanes64.store(field.z, at: slot, in: &zs)
+        Lanes64.store(sequence, at: slot, in: &order)
         sequence += 1
         if sequence == Int32.max { renumber() }
         changesSinceFit += 1
@@ -250,7 +254,7 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
     @inlinable
     mutating func renumber() {
         let half = Int32.max / 2
-        for i in 0..<count { order[i] = max(0, order[i] - half) }
+        for i in 0..<count { Lanes64.store(max(0, Lanes64.load(order, i) - half), at: i, in: &order) }
         sequence -= half
     }
 
@@ -309,23 +313,23 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
     mutating func drop(_ mask: UInt64) {
         var kept = 0
         for i in 0..<count where mask & (1 << UInt64(i)) == 0 {
-            xs[kept] = xs[i]
-            ys[kept] = ys[i]
-            zs[kept] = zs[i]
-            anchorX[kept] = anchorX[i]
-            anchorY[kept] = anchorY[i]
-            anchorZ[kept] = anchorZ[i]
-            order[kept] = order[i]
+            Lanes64.move(i, to: kept, in: &xs)
+            Lanes64.move(i, to: kept, in: &ys)
+            Lanes64.move(i, to: kept, in: &zs)
+            Lanes64.move(i, to: kept, in: &anchorX)
+            Lanes64.move(i, to: kept, in: &anchorY)
+            Lanes64.move(i, to: kept, in: &anchorZ)
+            Lanes64.move(i, to: kept, in: &order)
             kept += 1
         }
         for i in kept..<count {
-            xs[i] = .infinity
-            ys[i] = .infinity
-            zs[i] = .infinity
-            anchorX[i] = .infinity
-            anchorY[i] = .infinity
-            anchorZ[i] = .infinity
-            order[i] = .max
+            Lanes64.store(Scalar.infinity, at: i, in: &xs)
+            Lanes64.store(Scalar.infinity, at: i, in: &ys)
+            Lanes64.store(Scalar.infinity, at: i, in: &zs)
+            Lanes64.store(Scalar.infinity, at: i, in: &anchorX)
+            Lanes64.store(Scalar.infinity, at: i, in: &anchorY)
+            Lanes64.store(Scalar.infinity, at: i, in: &anchorZ)
+            Lanes64.store(Int32.max, at: i, in: &order)
         }
         count = kept
     }
