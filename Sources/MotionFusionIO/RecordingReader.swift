@@ -1,8 +1,8 @@
 import MotionFusionCore
 
 /// The one streaming reader of IMU recordings: one CSV file or one file per sensor, gzip-compressed
-/// or not, a path or standard input (`-`), made into the samples a filter takes, one per gyroscope
-/// reading, in bounded memory.
+/// or not, a path, standard input (`-`) or a file's contents in memory, made into the samples a
+/// filter takes, one per gyroscope reading, in bounded memory (apart from contents the caller holds).
 ///
 /// Every layout is read the same way, so the same readings give the same samples however they are
 /// spelled:
@@ -44,6 +44,10 @@ public final class RecordingReader {
         /// One CSV file's contents, already in memory (plain, or gzip-compressed where the build
         /// has zlib), read as ``file(_:)`` reads a file; `name` stands for its path in errors.
         case contents(name: String, bytes: [UInt8])
+        /// One CSV file per sensor, each already in memory, read as
+        /// ``sensorFiles(gyroscope:accelerometer:magnetometer:)`` reads the files; each file's
+        /// name stands for its path in errors.
+        case sensorContents(gyroscope: File, accelerometer: File, magnetometer: File?)
         /// One CSV file per sensor; the magnetometer's is optional.
         case sensorFiles(gyroscope: String, accelerometer: String, magnetometer: String?)
 
@@ -52,7 +56,32 @@ public final class RecordingReader {
             switch self {
             case .file(let path): [path]
             case .contents(let name, _): [name]
+            case .sensorContents(let g, let a, let m): [g.name, a.name] + (m.map { [$0.name] } ?? [])
             case .sensorFiles(let g, let a, let m): [g, a] + (m.map { [$0] } ?? [])
+            }
+        }
+    }
+
+    /// A file to read: by path, or its contents in memory under a name.
+    public enum File: Sendable, Hashable {
+        /// A file by path (`-`: standard input).
+        case path(String)
+        /// A file's bytes, with the name that stands for its path in errors.
+        case contents(name: String, bytes: [UInt8])
+
+        /// The path, or the name of the contents.
+        public var name: String {
+            switch self {
+            case .path(let path): path
+            case .contents(let name, _): name
+            }
+        }
+
+        /// Opens the file and reads its header.
+        func open() throws(CSVError) -> CSVReader {
+            switch self {
+            case .path(let path): try CSVReader(path: path)
+            case .contents(let name, let bytes): try CSVReader(name: name, contents: bytes)
             }
         }
     }
@@ -144,7 +173,10 @@ public final class RecordingReader {
         paths = input.paths
         assembler = SampleAssembler(rules: rules)
         let extraCount: Int
-        if case .sensorFiles = input { extraCount = 0 } else { extraCount = extraColumns.count }
+        switch input {
+        case .file, .contents: extraCount = extraColumns.count
+        case .sensorFiles, .sensorContents: extraCount = 0
+        }
         self.extraCount = extraCount
         lines = LineQueue(capacity: 2 * SampleAssembler.heldSamples + Self.passedOnCapacity + 2, extraCount: extraCount)
         switch input {
@@ -167,8 +199,16 @@ public final class RecordingReader {
             } catch {
                 throw RecordingFileError(path: path, error: error)
             }
-        case .sensorFiles(let gyroscope, let accelerometer, let magnetometer):
-            var files: [(path: String, sensor: SensorReading.Sensor)] = [(gyroscope, .gyroscope), (accelerometer, .accelerometer)]
+        case .sensorFiles, .sensorContents:
+            let (gyroscope, accelerometer, magnetometer): (File, File, File?)
+            if case .sensorContents(let g, let a, let m) = input {
+                (gyroscope, accelerometer, magnetometer) = (g, a, m)
+            } else if case .sensorFiles(let g, let a, let m) = input {
+                (gyroscope, accelerometer, magnetometer) = (.path(g), .path(a), m.map { .path($0) })
+            } else {
+                preconditionFailure("one file per sensor")
+            }
+            var files: [(file: File, sensor: SensorReading.Sensor)] = [(gyroscope, .gyroscope), (accelerometer, .accelerometer)]
             if let magnetometer, useMagnetometer { files.append((magnetometer, .magnetometer)) }
             let merge = try SensorFileMerge(files: files, units: units, checksUnits: checksUnits)
             self.merge = merge

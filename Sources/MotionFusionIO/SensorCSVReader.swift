@@ -48,12 +48,22 @@ public final class SensorCSVReader {
     ///   `x`, `y` or `z` when the file has none of the sensor's own names, else the missing one of
     ///   those), a duplicated one, or a header unit that is unknown, differs between the axes, or
     ///   contradicts the unit given.
-    public init(
+    public convenience init(
         path: String, sensor: SensorReading.Sensor, timeUnit: TimeUnit? = nil, gyroscopeUnit: GyroscopeUnit? = nil,
         accelerometerUnit: AccelerometerUnit? = nil, magnetometerUnit: MagnetometerUnit? = nil,
         emptyAxesAreNaN: Bool = false
     ) throws(CSVError) {
-        let csv = try CSVReader(path: path)
+        try self.init(
+            csv: CSVReader(path: path), sensor: sensor, timeUnit: timeUnit, gyroscopeUnit: gyroscopeUnit,
+            accelerometerUnit: accelerometerUnit, magnetometerUnit: magnetometerUnit, emptyAxesAreNaN: emptyAxesAreNaN)
+    }
+
+    /// Reads one sensor's readings from `csv`, which has read its header and nothing more (a
+    /// file's contents in memory, say); the rest as ``init(path:sensor:timeUnit:gyroscopeUnit:accelerometerUnit:magnetometerUnit:emptyAxesAreNaN:)``.
+    init(
+        csv: CSVReader, sensor: SensorReading.Sensor, timeUnit: TimeUnit?, gyroscopeUnit: GyroscopeUnit?,
+        accelerometerUnit: AccelerometerUnit?, magnetometerUnit: MagnetometerUnit?, emptyAxesAreNaN: Bool
+    ) throws(CSVError) {
         let time = try csv.requiredColumn(named: RecordingColumns.time)
         var names = RecordingColumns.axes
         var hasAxis = false

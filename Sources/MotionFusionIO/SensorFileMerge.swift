@@ -39,14 +39,16 @@ struct SensorFileMerge {
     ///
     /// - Throws: ``RecordingFileError`` naming the file.
     init(
-        files: [(path: String, sensor: SensorReading.Sensor)], units given: RecordingReader.GivenUnits, checksUnits: Bool
+        files: [(file: RecordingReader.File, sensor: SensorReading.Sensor)], units given: RecordingReader.GivenUnits,
+        checksUnits: Bool
     ) throws(RecordingFileError) {
         unitsGiven = given
-        for (path, sensor) in files {
+        for (file, sensor) in files {
+            let path = file.name
             do throws(CSVError) {
                 let reader = try SensorCSVReader(
-                    path: path, sensor: sensor, timeUnit: given.time, gyroscopeUnit: given.gyroscope,
-                    accelerometerUnit: given.accelerometer, magnetometerUnit: given.magnetometer)
+                    csv: file.open(), sensor: sensor, timeUnit: given.time, gyroscopeUnit: given.gyroscope,
+                    accelerometerUnit: given.accelerometer, magnetometerUnit: given.magnetometer, emptyAxesAreNaN: false)
                 var source = Source(path: path, reader: reader, next: nil)
                 do throws(CSVError) {
                     try source.advance()

@@ -12,7 +12,7 @@ final class WebRecording {
     private var reader: RecordingReader?
     /// The session, at an address that stays put (the exports hand it out as a session handle).
     private let session: UnsafeMutablePointer<WebSession>
-    private let name: String
+    private let names: [String]
     private var accelerometer = AccelerometerPresence()
     /// The error, or at the end the warnings (one a line), as the CLI words them; empty when none.
     private(set) var message = ""
@@ -21,16 +21,16 @@ final class WebRecording {
     /// The last sample fused, as read (for ``writeSample(into:)``).
     private(set) var sample: SensorSample?
 
-    /// Opens `bytes`, a recording's file named `name`, for `session`. Its magnetometer columns are
-    /// read whatever the session's frame, as `motion device-motion` reads them (a frame that ignores
-    /// the magnetometer ignores its readings, not its errors); an unreadable file leaves ``message``
-    /// set.
-    init(name: String, bytes: [UInt8], session: WebSession) {
-        self.name = name
+    /// Opens `input` — a recording's file, or one file per sensor, in memory — for `session`. Its
+    /// magnetometer columns or file are read whatever the session's frame, as `motion
+    /// device-motion` reads them (a frame that ignores the magnetometer ignores its readings, not
+    /// its errors); an unreadable file leaves ``message`` set.
+    init(_ input: RecordingReader.Input, session: WebSession) {
+        names = input.paths
         self.session = .allocate(capacity: 1)
         self.session.initialize(to: session)
         do throws(RecordingFileError) {
-            reader = try RecordingReader(.contents(name: name, bytes: bytes))
+            reader = try RecordingReader(input)
         } catch {
             message = "Error: " + error.description
             finished = true
@@ -63,7 +63,7 @@ final class WebRecording {
             return -1
         }
         finished = true
-        if let refusal = accelerometer.refusal([name], written: "nothing shown") {
+        if let refusal = accelerometer.refusal(names, written: "nothing shown") {
             message = "Error: " + refusal
             return -1
         }

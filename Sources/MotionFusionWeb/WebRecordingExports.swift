@@ -1,4 +1,5 @@
 import MotionFusionCore
+import MotionFusionIO
 
 // The exports that read a recording's file (``WebRecording``): the page hands over the dropped
 // file's bytes and steps through its samples; each sample's outputs and events are read from the
@@ -7,6 +8,10 @@ import MotionFusionCore
 //   mf_recording_open(frame, name, nameLength, bytes, count) -> handle
 //                                     a copy of the file's bytes (UTF-8 name for messages); 0 (null)
 //                                     for a frame mf_create refuses
+//   mf_recording_open_sensors(frame, gName, gNameLength, gBytes, gCount, aName, …, mName, …, mCount)
+//                                     one file per sensor (gyroscope, accelerometer, magnetometer;
+//                                     a null mBytes: no magnetometer file), as the CLI's --gyroscope,
+//                                     --accelerometer and --magnetometer
 //   mf_recording_next(handle) -> 1    a sample fused: its outputs are the session's; 0 the end;
 //                                     −1 an error (mf_recording_message)
 //   mf_recording_session(handle) -> session handle (for mf_output, mf_event, mf_event_count;
@@ -26,15 +31,42 @@ public func mf_recording_open(
     guard frame >= 0, Int(frame) < webFrames.count, let session = WebSession(frame: webFrames[Int(frame)]) else {
         return nil
     }
+    let file = webFile(name, nameLength, bytes, count, otherwise: "recording")
+    guard case .contents(let fileName, let contents) = file else { return nil }
+    let recording = WebRecording(.contents(name: fileName, bytes: contents), session: session)
+    return Unmanaged.passRetained(recording).toOpaque()
+}
+
+@_cdecl("mf_recording_open_sensors")
+public func mf_recording_open_sensors(
+    _ frame: Int32,
+    _ gName: UnsafePointer<UInt8>?, _ gNameLength: Int32, _ gBytes: UnsafePointer<UInt8>?, _ gCount: Int32,
+    _ aName: UnsafePointer<UInt8>?, _ aNameLength: Int32, _ aBytes: UnsafePointer<UInt8>?, _ aCount: Int32,
+    _ mName: UnsafePointer<UInt8>?, _ mNameLength: Int32, _ mBytes: UnsafePointer<UInt8>?, _ mCount: Int32
+) -> UnsafeMutableRawPointer? {
+    guard frame >= 0, Int(frame) < webFrames.count, let session = WebSession(frame: webFrames[Int(frame)]) else {
+        return nil
+    }
+    let input = RecordingReader.Input.sensorContents(
+        gyroscope: webFile(gName, gNameLength, gBytes, gCount, otherwise: "gyroscope"),
+        accelerometer: webFile(aName, aNameLength, aBytes, aCount, otherwise: "accelerometer"),
+        magnetometer: mBytes == nil ? nil : webFile(mName, mNameLength, mBytes, mCount, otherwise: "magnetometer"))
+    return Unmanaged.passRetained(WebRecording(input, session: session)).toOpaque()
+}
+
+/// A copy of a file handed over by a caller: its UTF-8 name (`otherwise` when there is none) and
+/// `count` bytes (none for a null pointer).
+func webFile(
+    _ name: UnsafePointer<UInt8>?, _ nameLength: Int32, _ bytes: UnsafePointer<UInt8>?, _ count: Int32,
+    otherwise: String
+) -> RecordingReader.File {
     let fileName =
         if let name, nameLength > 0 {
             String(decoding: UnsafeBufferPointer(start: name, count: Int(nameLength)), as: UTF8.self)
         } else {
-            "recording"
+            otherwise
         }
-    let contents = bytes.map { Array(UnsafeBufferPointer(start: $0, count: max(Int(count), 0))) } ?? []
-    let recording = WebRecording(name: fileName, bytes: contents, session: session)
-    return Unmanaged.passRetained(recording).toOpaque()
+    return .contents(name: fileName, bytes: bytes.map { Array(UnsafeBufferPointer(start: $0, count: max(Int(count), 0))) } ?? [])
 }
 
 @_cdecl("mf_recording_next")

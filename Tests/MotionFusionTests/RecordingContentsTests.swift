@@ -42,6 +42,33 @@ struct RecordingContentsTests {
         #expect(read(.contents(name: "trial.csv.gz", bytes: [UInt8](gzipped))).samples == fromFile.samples)
     }
 
+    /// One file per sensor in memory reads as the files themselves, errors named by each file's name.
+    @Test func sensorFilesReadAsTheirFiles() throws {
+        let g = "t,x,y,z\n0,0.1,0,0\n0.01,0.1,0,0\ninf,0.1,0,0\n0.02,0.1,0,0\n"
+        let a = "t,x,y,z\n0,0,0,9.81\n0.015,0,0,9.81\n"
+        let m = "t,x,y,z\n0.005,20,0,-40\n"
+        let (gp, ap, mp) = (CSVReaderTests.file(g), CSVReaderTests.file(a), CSVReaderTests.file(m))
+        let fromFiles = read(.sensorFiles(gyroscope: gp, accelerometer: ap, magnetometer: mp))
+        let fromContents = read(.sensorContents(
+            gyroscope: .contents(name: "g.csv", bytes: Array(g.utf8)), accelerometer: .contents(name: "a.csv", bytes: Array(a.utf8)),
+            magnetometer: .contents(name: "m.csv", bytes: Array(m.utf8))))
+        #expect(fromFiles.error == nil && fromFiles.samples.count == 4)
+        #expect(fromContents.samples == fromFiles.samples)
+        #expect(fromContents.lines == fromFiles.lines)
+        #expect(fromContents.samples[1].magnetometer == SIMD3(20, 0, -40))
+        // A bad accelerometer file is named by its name.
+        let bad = read(.sensorContents(
+            gyroscope: .contents(name: "g.csv", bytes: Array(g.utf8)), accelerometer: .contents(name: "a.csv", bytes: Array("t,x,y\n0,0,0\n".utf8)),
+            magnetometer: nil))
+        let badFile = read(.sensorFiles(gyroscope: gp, accelerometer: CSVReaderTests.file("t,x,y\n0,0,0\n"), magnetometer: nil))
+        #expect(bad.error?.path == "a.csv")
+        #expect(bad.error?.error == badFile.error?.error)
+        #expect(bad.error?.error != nil)
+        // Paths and contents mix.
+        let mixed = read(.sensorContents(gyroscope: .path(gp), accelerometer: .contents(name: "a.csv", bytes: Array(a.utf8)), magnetometer: nil))
+        #expect(mixed.samples.map(\.timestamp).count == 4)
+    }
+
     @Test func errorsAndWarningsAreTheFilesWithTheName() throws {
         let cases = [
             "t,gx,gy,gz,ax,ay,az\n0,0,0,0,0,0,9.81\n0.01,abc,0,0,0,0,9.81\n",  // not a number, line 3

@@ -153,6 +153,47 @@ struct WebExportsTests {
         #expect(first == [row.timestamp, g.x, g.y, g.z, a.x, a.y, a.z, m.x, m.y, m.z])
     }
 
+    /// One file per sensor through `mf_recording_open_sensors` gives the outputs of the same
+    /// readings in one file (the reader's equivalence), and a bad file is named.
+    @Test func sensorFilesGiveTheOneFilesOutputs() throws {
+        let one = "t,gx,gy,gz,ax,ay,az,mx,my,mz\n" + (0..<400).map { k in
+            let t = Double(k) * 0.01
+            return "\(t),\(0.3 * sin(t)),0.1,\(-0.2 * cos(2 * t)),\(0.5 * sin(3 * t)),0.2,9.8,\(20 + sin(t)),\(cos(t)),-40"
+        }.joined(separator: "\n") + "\n"
+        let lines = one.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        func file(_ columns: [Int]) -> [UInt8] {
+            Array(("t,x,y,z\n" + lines.map { row in ([0] + columns).map { row[$0] }.joined(separator: ",") }.joined(separator: "\n") + "\n").utf8)
+        }
+        let (g, a, m) = (file([1, 2, 3]), file([4, 5, 6]), file([7, 8, 9]))
+        let single = try #require(open(Array(one.utf8), name: "one.csv"))
+        let split = try #require(
+            mf_recording_open_sensors(2, Array("g.csv".utf8), 5, g, Int32(g.count), Array("a.csv".utf8), 5, a, Int32(a.count),
+                                      Array("m.csv".utf8), 5, m, Int32(m.count)))
+        defer {
+            mf_recording_destroy(single)
+            mf_recording_destroy(split)
+        }
+        var x = [Double](repeating: 0, count: Int(mf_output_count())), y = x
+        var samples = 0
+        while mf_recording_next(single) == 1 {
+            try #require(mf_recording_next(split) == 1, "sample \(samples)")
+            mf_output(mf_recording_session(single), &x)
+            mf_output(mf_recording_session(split), &y)
+            try #require(x.map(\.bitPattern) == y.map(\.bitPattern), "sample \(samples)")
+            samples += 1
+        }
+        #expect(samples == 400)
+        #expect(mf_recording_next(split) == 0)
+
+        let badAccelerometer = Array("t,x,y\n0,0,0\n".utf8)
+        let bad = try #require(
+            mf_recording_open_sensors(0, Array("g.csv".utf8), 5, g, Int32(g.count), Array("acc.csv".utf8), 7, badAccelerometer,
+                                      Int32(badAccelerometer.count), nil, 0, nil, 0))
+        #expect(mf_recording_next(bad) == -1)
+        #expect(message(bad).hasPrefix("Error: acc.csv: line 1: "))
+        mf_recording_destroy(bad)
+    }
+
     /// The magnetometer's columns are read in every frame, as `motion device-motion` reads them: a
     /// bad `mx` cell is refused even where the frame ignores the magnetometer.
     @Test func theMagnetometersColumnsAreReadInEveryFrame() throws {

@@ -12,9 +12,10 @@ motionfusion-recordings.wasm. In headless Chromium:
 2. motionfusion.wasm, the module without the reader, fuses the same samples (each as the
    recordings module read it, through mf_update) in a small harness page: every output and event of
    every sample must equal the recordings module's bit for bit.
-3. A malformed recording, plain and gzip-compressed, must show the host build's words for it
+3. The recording split into one file per sensor must give the page the same attitudes and events.
+4. A malformed recording, plain and gzip-compressed, must show the host build's words for it
    (HOST_DRIVER run on the same file: the CLI's message).
-4. A screenshot of the page at sample 20000 (OUT_DIR/motionfusion-page.png) must be a PNG of the
+5. A screenshot of the page at sample 20000 (OUT_DIR/motionfusion-page.png) must be a PNG of the
    window's size.
 """
 import gzip
@@ -141,6 +142,35 @@ def check_device_motion_module(chromium, out_dir, recording, work, expected_samp
           f"and all {result['events']} events bit-identical to the recordings module's")
 
 
+def check_sensor_files(chromium, page, recording, work, result):
+    """The recording split into one file per sensor (its cells copied as they are) must give the
+    page the same attitudes as the one file: the reader's documented equivalence."""
+    import csv
+    work = pathlib.Path(work)
+    names = {"gyro": ["gx", "gy", "gz"], "acc": ["ax", "ay", "az"], "mag": ["mx", "my", "mz"]}
+    paths = {key: work / f"split_{key}.csv" for key in names}
+    with open(recording, newline="") as f:
+        rows = csv.DictReader(f)
+        outs = {key: open(paths[key], "w", newline="") for key in names}
+        for key in names:
+            outs[key].write("t,x,y,z\n")
+        for row in rows:
+            for key, columns in names.items():
+                outs[key].write(",".join([row["t"]] + [row[c] for c in columns]) + "\n")
+        for out in outs.values():
+            out.close()
+    uri = lambda p: pathlib.Path(p).resolve().as_uri()
+    url = (f"{pathlib.Path(page).resolve().as_uri()}?gyroscope={uri(paths['gyro'])}"
+           f"&accelerometer={uri(paths['acc'])}&magnetometer={uri(paths['mag'])}")
+    run = subprocess.run([chromium, *FLAGS, "--dump-dom", url], capture_output=True, text=True, timeout=300)
+    found = re.search(r'<pre id="result">(.*?)</pre>', run.stdout, re.S)
+    split = json.loads(html.unescape(found.group(1))) if found and found.group(1).strip() else {}
+    if split.get("attitudes") != result["attitudes"] or split.get("events") != result["events"]:
+        sys.exit(f"page.py: the recording in one file per sensor gives the page other results: {str(split)[:300]}")
+    print(f"  page: the same recording as three sensor files (split_gyro.csv, split_acc.csv, split_mag.csv): "
+          f"the same {len(split['attitudes'])} attitudes and {split['events']} events")
+
+
 def check_errors(chromium, page, work, driver):
     work = pathlib.Path(work)
     bad = work / "malformed.csv"
@@ -181,5 +211,6 @@ if __name__ == "__main__":
     check_attitudes(result, host_bin)
     check_same_objects(result, wasm_bin)
     check_device_motion_module(chromium, out_dir, recording, work, result["samples"])
+    check_sensor_files(chromium, page, recording, work, result)
     check_errors(chromium, page, work, driver)
     screenshot(chromium, page, recording, pathlib.Path(out_dir) / "motionfusion-page.png")

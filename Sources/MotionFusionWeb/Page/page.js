@@ -91,22 +91,35 @@ async function gunzipIfNeeded(name, bytes) {
 }
 
 // Fuses `bytes` (a file named `name`) in `frame`; returns the run, or throws with the module's words.
-async function fuse(name, bytes, frame) {
-  bytes = await gunzipIfNeeded(name, bytes);
-  const nameBytes = new TextEncoder().encode(name);
-  const data = mf.malloc(Math.max(bytes.length, 1));
-  const namePointer = mf.malloc(Math.max(nameBytes.length, 1));
-  if (!data || !namePointer) {
-    mf.free(data);
-    mf.free(namePointer);
-    throw new Error(`Error: ${name}: too large for the browser's memory (${bytes.length} bytes)`);
+// A recording is one file ([{ name, bytes }]) or one file per sensor ({ gyroscope, accelerometer,
+// magnetometer? }, each { name, bytes }), as the CLI's INPUT or --gyroscope, --accelerometer and
+// --magnetometer. Each file goes into the module's memory as (name, bytes); the module copies them.
+async function fuse(files, frame) {
+  const copies = [];
+  const place = async (file) => {
+    const bytes = await gunzipIfNeeded(file.name, file.bytes);
+    const nameBytes = new TextEncoder().encode(file.name);
+    const data = mf.malloc(Math.max(bytes.length, 1)), name = mf.malloc(Math.max(nameBytes.length, 1));
+    copies.push(data, name);
+    if (!data || !name) throw new Error(`Error: ${file.name}: too large for the browser's memory (${bytes.length} bytes)`);
+    heapBytes().set(bytes, data);
+    heapBytes().set(nameBytes, name);
+    return [name, nameBytes.length, data, bytes.length];
+  };
+  let recording;
+  try {
+    if (files.gyroscope) {
+      const g = await place(files.gyroscope), a = await place(files.accelerometer);
+      const m = files.magnetometer ? await place(files.magnetometer) : [0, 0, 0, 0];
+      recording = mf.mf_recording_open_sensors(frame, ...g, ...a, ...m);
+    } else {
+      recording = mf.mf_recording_open(frame, ...(await place(files[0])));
+    }
+  } finally {
+    copies.forEach((pointer) => mf.free(pointer));
   }
-  heapBytes().set(bytes, data);
-  heapBytes().set(nameBytes, namePointer);
-  const recording = mf.mf_recording_open(frame, namePointer, nameBytes.length, data, bytes.length);
-  mf.free(data);
-  mf.free(namePointer);
   if (!recording) throw new Error("Error: the module refused the reference frame " + frame);
+  const name = recordingName(files);
   const session = mf.mf_recording_session(recording);
   const out = mf.malloc(8 * outputCount);
   const event = mf.malloc(32);
@@ -155,24 +168,32 @@ function showMessage(text, kind) {
 
 let busy = false;
 
-async function openRecording(name, bytes) {
+async function openRecording(files) {
   if (busy) { showMessage("Error: still reading the last recording; drop the next one when it is done", "error"); return; }
   busy = true;
   try {
-    await openRecordingNow(name, bytes);
+    await openRecordingNow(files);
   } finally {
     busy = false;
   }
 }
 
-async function openRecordingNow(name, bytes) {
+// The file's name, or the sensors' files' names, gyroscope's first (as the CLI names them).
+function recordingName(files) {
+  return files.gyroscope
+    ? [files.gyroscope, files.accelerometer, files.magnetometer].filter(Boolean).map((f) => f.name).join(", ")
+    : files[0].name;
+}
+
+async function openRecordingNow(files) {
+  const name = recordingName(files);
   stopLive();
   showMessage("", "");
   $("status").textContent = `reading ${name}…`;
   const frame = Number($("frame").value);
   let result;
   try {
-    result = await fuse(name, bytes, frame);
+    result = await fuse(files, frame);
   } catch (e) {
     run = null;
     // A trap leaves the module's stack and heap as they were: start a fresh instance.
@@ -186,7 +207,7 @@ async function openRecordingNow(name, bytes) {
     return;
   }
   run = result;
-  run.source = bytes;
+  run.source = files;
   if (run.message) showMessage(run.message.trim(), "note");
   $("status").textContent = `${name}: ${run.n} samples, ${duration(run)} s, fused in ${run.seconds.toFixed(2)} s`;
   current = 0;
@@ -669,14 +690,25 @@ function stopLive() {
 
 // --- Wiring ---------------------------------------------------------------------------------------
 
-async function openFiles(files) {
-  if (files.length !== 1) {
-    showMessage("Error: drop one recording file (one CSV with t,gx,gy,gz,ax,ay,az[,mx,my,mz], or the same gzip-compressed); "
-      + "a recording in one file per sensor is read by the motion command (--gyroscope, --accelerometer, --magnetometer)", "error");
-    return;
+// One file is a recording; two or three are one file per sensor, told apart by their names
+// ("gyro", "acc", "mag" anywhere in them, any case).
+async function openFiles(list) {
+  const read = async (file) => ({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) });
+  if (list.length === 1) return openRecording([await read(list[0])]);
+  const usage = "Error: drop one recording file (a CSV with t,gx,gy,gz,ax,ay,az[,mx,my,mz], plain or gzip-compressed), "
+    + "or one file per sensor (t,x,y,z) whose names say which: one with \"gyro\", one with \"acc\", optionally one with \"mag\"";
+  const roles = { gyroscope: /gyro/i, accelerometer: /acc/i, magnetometer: /mag/i };
+  const files = {};
+  for (const file of list) {
+    const matches = Object.keys(roles).filter((role) => roles[role].test(file.name));
+    if (matches.length !== 1 || files[matches[0]]) {
+      showMessage(`${usage}; ${file.name} ${matches.length === 1 ? "repeats a sensor" : "names " + (matches.length ? "several sensors" : "none")}`, "error");
+      return;
+    }
+    files[matches[0]] = await read(file);
   }
-  const file = files[0];
-  await openRecording(file.name, new Uint8Array(await file.arrayBuffer()));
+  if (list.length > 3 || !files.gyroscope || !files.accelerometer) { showMessage(usage, "error"); return; }
+  return openRecording(files);
 }
 
 async function main() {
@@ -699,7 +731,7 @@ async function main() {
     $("play").textContent = playing ? "Pause" : "Play";
     if (playing) { if (run && current >= run.n - 1) seek(0); requestAnimationFrame(tick); }
   });
-  $("frame").addEventListener("change", () => { if (run && run.source) openRecording(run.name, run.source); });
+  $("frame").addEventListener("change", () => { if (run && run.source) openRecording(run.source); });
   $("live").addEventListener("click", startLive);
   window.addEventListener("keydown", (e) => {
     // Focused controls keep their own keys (the scrubber steps by itself; the frame menu changes).
@@ -708,23 +740,33 @@ async function main() {
     if (e.key === "ArrowLeft") seek(current - (e.shiftKey ? 100 : 1));
   });
   drawAll();
-  // ?recording=URL[&frame=N][&at=SAMPLE]: open a recording at that address (what Tests/Web/page.py
-  // does; a page opened from a file reads other files only where the browser allows it).
+  // ?recording=URL or ?gyroscope=URL&accelerometer=URL[&magnetometer=URL], [&frame=N][&at=SAMPLE]:
+  // open a recording at that address (what Tests/Web/page.py does; a page opened from a file reads
+  // other files only where the browser allows it).
   const parameters = new URLSearchParams(location.search);
   if (parameters.has("frame")) $("frame").value = parameters.get("frame");
-  if (parameters.has("recording")) {
-    const address = parameters.get("recording");
-    let bytes;
-    try {
+  const sensorParameters = ["gyroscope", "accelerometer", "magnetometer"].filter((p) => parameters.has(p));
+  if (parameters.has("recording") || sensorParameters.length) {
+    const fetchFile = async (address) => {
       const response = await fetch(address);
-      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-      bytes = new Uint8Array(await response.arrayBuffer());
+      if (!response.ok) throw new Error(`cannot read ${address}: ${response.status} ${response.statusText}`);
+      return { name: address.split("/").pop(), bytes: new Uint8Array(await response.arrayBuffer()) };
+    };
+    let files;
+    try {
+      if (parameters.has("recording")) {
+        files = [await fetchFile(parameters.get("recording"))];
+      } else {
+        if (!parameters.has("gyroscope") || !parameters.has("accelerometer")) throw new Error("give gyroscope= and accelerometer=");
+        files = {};
+        for (const p of sensorParameters) files[p] = await fetchFile(parameters.get(p));
+      }
     } catch (e) {
-      showMessage(`Error: cannot read ${address}: ${e.message}`, "error");
+      showMessage(`Error: ${e.message}`, "error");
       writeResult({ error: e.message });
       return;
     }
-    await openRecording(address.split("/").pop(), bytes);
+    await openRecording(files);
     if (parameters.has("at")) seek(Number(parameters.get("at")));
   } else {
     document.body.dataset.done = "1";
