@@ -44,7 +44,7 @@ public final class RecordingReader {
         /// One CSV file's contents, already in memory (plain, or gzip-compressed where the build
         /// has zlib), read as ``file(_:)`` reads a file; `name` stands for its path in errors.
         case contents(name: String, bytes: [UInt8])
-        /// One CSV file per sensor, each already in memory, read as
+        /// One CSV file per sensor, each a ``File`` (contents in memory, or a path), read as
         /// ``sensorFiles(gyroscope:accelerometer:magnetometer:)`` reads the files; each file's
         /// name stands for its path in errors.
         case sensorContents(gyroscope: File, accelerometer: File, magnetometer: File?)

@@ -1,7 +1,9 @@
 /// Element access to a `SIMD64` through its bytes. A `SIMD64` subscript with an index known only at
 /// run time, and `SIMD64(repeating:)`, compile element by element on a target without 64-lane
 /// vectors (WebAssembly, a Cortex-M): a store into lane `i` becomes a choice among 64 stores. These
-/// load and store one element in memory instead; the values are the same.
+/// load and store one element in memory instead; the values are the same. A lane must be in
+/// 0 ..< 64 (a precondition the callers keep: unlike a subscript, nothing checks it in a release
+/// build).
 @usableFromInline
 enum Lanes64 {
     /// A vector with every lane `value`, filled by a loop.
@@ -9,8 +11,7 @@ enum Lanes64 {
     static func filled<T: SIMDScalar>(_ value: T) -> SIMD64<T> {
         var vector = SIMD64<T>()
         withUnsafeMutableBytes(of: &vector) { raw in
-            let lanes = raw.bindMemory(to: T.self)
-            for i in 0..<64 { lanes[i] = value }
+            for i in 0..<64 { raw.storeBytes(of: value, toByteOffset: i * MemoryLayout<T>.stride, as: T.self) }
         }
         return vector
     }

@@ -84,9 +84,11 @@ public struct OnlineMagnetometerCalibrator<Scalar: FusionScalar>: Sendable {
     /// Where each kept sample's place is (the first reading that made it): candidates are
     /// measured against these, which never move, so a slow turn cannot drag a place along.
     ///
-    /// Every `SIMD64` here is read and written element by element through ``Lanes64`` (pointers):
-    /// a `SIMD64` subscript with a varying index, or `init(repeating:)`, compiles element by
-    /// element where the target has no such vectors (WebAssembly: 38 kB of code).
+    /// The per-sample and fitting code reads and writes these `SIMD64` one lane at a time through
+    /// memory (``Lanes64``, or pointers): a `SIMD64` subscript with a varying index, or
+    /// `init(repeating:)`, compiles element by element where the target has no such vectors
+    /// (WebAssembly: 38 kB of code). Only the Codable conformance, which Embedded builds leave out,
+    /// uses subscripts.
     @usableFromInline var anchorX = Lanes64.filled(Scalar.infinity)
     @usableFromInline var anchorY = Lanes64.filled(Scalar.infinity)
     @usableFromInline var anchorZ = Lanes64.filled(Scalar.infinity)

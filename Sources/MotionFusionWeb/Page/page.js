@@ -90,8 +90,8 @@ async function gunzipIfNeeded(name, bytes) {
   }
 }
 
-// Fuses `bytes` (a file named `name`) in `frame`; returns the run, or throws with the module's words.
-// A recording is one file ([{ name, bytes }]) or one file per sensor ({ gyroscope, accelerometer,
+// Fuses a recording in `frame`; returns the run, or throws with the module's words. A recording is
+// one file ([{ name, bytes }]) or one file per sensor ({ gyroscope, accelerometer,
 // magnetometer? }, each { name, bytes }), as the CLI's INPUT or --gyroscope, --accelerometer and
 // --magnetometer. Each file goes into the module's memory as (name, bytes); the module copies them.
 async function fuse(files, frame) {
@@ -747,8 +747,18 @@ async function main() {
   if (parameters.has("frame")) $("frame").value = parameters.get("frame");
   const sensorParameters = ["gyroscope", "accelerometer", "magnetometer"].filter((p) => parameters.has(p));
   if (parameters.has("recording") || sensorParameters.length) {
+    if (parameters.has("recording") && sensorParameters.length) {
+      showMessage("Error: give recording= or the sensors' files (gyroscope=, accelerometer=, magnetometer=), not both", "error");
+      writeResult({ error: "both recording= and sensor files" });
+      return;
+    }
     const fetchFile = async (address) => {
-      const response = await fetch(address);
+      let response;
+      try {
+        response = await fetch(address);
+      } catch (e) {
+        throw new Error(`cannot read ${address}: ${e.message}`);
+      }
       if (!response.ok) throw new Error(`cannot read ${address}: ${response.status} ${response.statusText}`);
       return { name: address.split("/").pop(), bytes: new Uint8Array(await response.arrayBuffer()) };
     };
