@@ -33,13 +33,22 @@ FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "-
          "--allow-file-access-from-files", "--virtual-time-budget=120000"]
 
 
-def load(chromium, page, recording, extra=()):
-    url = f"{pathlib.Path(page).resolve().as_uri()}?recording={pathlib.Path(recording).resolve().as_uri()}"
-    run = subprocess.run([chromium, *FLAGS, *extra, "--dump-dom", url], capture_output=True, text=True, timeout=300)
+def url(page, **files):
+    """PAGE.html's address with each file's as a query parameter (recording=, or gyroscope=, …)."""
+    query = "&".join(f"{key}={pathlib.Path(path).resolve().as_uri()}" for key, path in files.items())
+    return f"{pathlib.Path(page).resolve().as_uri()}?{query}"
+
+
+def load(chromium, page, recording=None, **files):
+    """The result the page writes into its DOM for `recording` (or the sensors' files given by name)."""
+    if recording is not None:
+        files = {"recording": recording, **files}
+    run = subprocess.run([chromium, *FLAGS, "--dump-dom", url(page, **files)], capture_output=True, text=True,
+                         timeout=300)
     found = re.search(r'<pre id="result">(.*?)</pre>', run.stdout, re.S)
     if run.returncode != 0 or not found or not found.group(1).strip():
-        sys.exit(f"page.py: no result from the page for {recording} (chromium exit {run.returncode}):\n"
-                 + run.stderr[-2000:])
+        sys.exit(f"page.py: no result from the page for {', '.join(map(str, files.values()))} "
+                 f"(chromium exit {run.returncode}):\n" + run.stderr[-2000:])
     return json.loads(html.unescape(found.group(1)))
 
 
@@ -159,12 +168,7 @@ def check_sensor_files(chromium, page, recording, work, result):
                 outs[key].write(",".join([row["t"]] + [row[c] for c in columns]) + "\n")
         for out in outs.values():
             out.close()
-    uri = lambda p: pathlib.Path(p).resolve().as_uri()
-    url = (f"{pathlib.Path(page).resolve().as_uri()}?gyroscope={uri(paths['gyro'])}"
-           f"&accelerometer={uri(paths['acc'])}&magnetometer={uri(paths['mag'])}")
-    run = subprocess.run([chromium, *FLAGS, "--dump-dom", url], capture_output=True, text=True, timeout=300)
-    found = re.search(r'<pre id="result">(.*?)</pre>', run.stdout, re.S)
-    split = json.loads(html.unescape(found.group(1))) if found and found.group(1).strip() else {}
+    split = load(chromium, page, gyroscope=paths["gyro"], accelerometer=paths["acc"], magnetometer=paths["mag"])
     if split.get("attitudes") != result["attitudes"] or split.get("events") != result["events"]:
         sys.exit(f"page.py: the recording in one file per sensor gives the page other results: {str(split)[:300]}")
     print(f"  page: the same recording as three sensor files (split_gyro.csv, split_acc.csv, split_mag.csv): "
@@ -190,8 +194,8 @@ def check_errors(chromium, page, work, driver):
 
 
 def screenshot(chromium, page, recording, out):
-    url = f"{pathlib.Path(page).resolve().as_uri()}?recording={pathlib.Path(recording).resolve().as_uri()}&at=20000"
-    run = subprocess.run([chromium, *FLAGS, "--window-size=1400,1000", f"--screenshot={out}", url],
+    address = url(page, recording=recording) + "&at=20000"
+    run = subprocess.run([chromium, *FLAGS, "--window-size=1400,1000", f"--screenshot={out}", address],
                          capture_output=True, text=True, timeout=300)
     data = pathlib.Path(out).read_bytes() if pathlib.Path(out).exists() else b""
     if run.returncode != 0 or data[:8] != b"\x89PNG\r\n\x1a\n":
