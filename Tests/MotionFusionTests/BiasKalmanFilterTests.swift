@@ -69,9 +69,11 @@ struct BiasKalmanFilterTests {
     /// bias–sensitivity covariances (7) do not enter; a rounding below zero reads 0, NaN stays NaN.
     @Test func biasVarianceAlongAVector() {
         var kalman = BiasKalmanFilter<Double>(settings: Settings())
-        kalman.covariance.c0 = SIMD8(4, 1, 0.5, 7, 7, 7, 0, 0)
-        kalman.covariance.c1 = SIMD8(1, 3, 0.2, 7, 7, 7, 0, 0)
-        kalman.covariance.c2 = SIMD8(0.5, 0.2, 2, 7, 7, 7, 0, 0)
+        let bias: [[Double]] = [[4, 1, 0.5], [1, 3, 0.2], [0.5, 0.2, 2]]
+        for i in 0..<3 {
+            for j in 0..<3 { kalman.covariance[i, j] = bias[i][j] }
+            for j in 3..<6 { kalman.covariance[i, j] = 7 }
+        }
         let r = SIMD3<Double>(1, 2, 2) / 3
         #expect(abs(kalman.biasVariance(along: r) - 31.6 / 9) < 1e-14)
         #expect(kalman.biasVariance(along: SIMD3(0, 0, 1)) == 2)

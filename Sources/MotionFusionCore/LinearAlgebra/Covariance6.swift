@@ -1,123 +1,229 @@
-/// A symmetric 6 × 6 covariance in six `SIMD8` columns (lanes 6 and 7 unused, kept zero), with the
-/// Kalman measurement update for three scalar measurements written out: no allocation, a few dozen
-/// vector operations. Internal: the filters' public API reports standard deviations only.
+/// A symmetric 6 × 6 covariance, its upper triangle in 21 scalars, with the Kalman measurement
+/// update for independent scalar measurements used one after the other: no allocation, no matrix
+/// inverse, each product computed once for both halves (the matrix is symmetric by construction).
+/// Internal: the filters' public API reports standard deviations only. Vectors in and out are
+/// `SIMD8` (lanes 0–5; lanes 6 and 7 zero).
 ///
-/// The methods that compute are `@_optimize(speed)` whatever the build's setting: a generic `SIMD8`
-/// operation is a loop over its lanes, which an optimizer for size (`-Osize`) leaves as a loop; on a
-/// core without vector registers (Cortex-M4F, `scripts/embedded --opt Osize`) every lane then went
-/// through the stack, and the update had a 12.5 kB stack frame and took 1658 of the default
-/// filter's 2151 instructions per sample. Optimized for speed, the same bits come out (no
-/// floating-point licence is given), for 552 instructions per sample and 3.1 kB of stack in all.
+/// Scalars, not `SIMD8` columns (as up to 0.6): columns of eight lanes for six values spent a
+/// quarter of every operation on the two unused lanes, computed both halves of the symmetric matrix
+/// and averaged them afterwards, inverted the 3 × 3 innovation covariance, and on x86-64 kept 24
+/// vector registers' worth of columns in 16 registers. The update took 1,787 x86-64 instructions
+/// in `Double` (callgrind, `motion fuse` of BROAD trial 01, 1,963 updates); it takes 940. The
+/// methods that compute are `@_optimize(speed)` whatever the build's setting, so that an `-Osize`
+/// build (`scripts/embedded --opt Osize`) does not turn them into loops through the stack.
 @frozen @usableFromInline
 struct Covariance6<Scalar: FusionScalar>: Sendable {
-    @usableFromInline var c0: SIMD8<Scalar>
-    @usableFromInline var c1: SIMD8<Scalar>
-    @usableFromInline var c2: SIMD8<Scalar>
-    @usableFromInline var c3: SIMD8<Scalar>
-    @usableFromInline var c4: SIMD8<Scalar>
-    @usableFromInline var c5: SIMD8<Scalar>
+    @usableFromInline var p00: Scalar
+    @usableFromInline var p01: Scalar
+    @usableFromInline var p02: Scalar
+    @usableFromInline var p03: Scalar
+    @usableFromInline var p04: Scalar
+    @usableFromInline var p05: Scalar
+    @usableFromInline var p11: Scalar
+    @usableFromInline var p12: Scalar
+    @usableFromInline var p13: Scalar
+    @usableFromInline var p14: Scalar
+    @usableFromInline var p15: Scalar
+    @usableFromInline var p22: Scalar
+    @usableFromInline var p23: Scalar
+    @usableFromInline var p24: Scalar
+    @usableFromInline var p25: Scalar
+    @usableFromInline var p33: Scalar
+    @usableFromInline var p34: Scalar
+    @usableFromInline var p35: Scalar
+    @usableFromInline var p44: Scalar
+    @usableFromInline var p45: Scalar
+    @usableFromInline var p55: Scalar
 
     /// `diag(d)` (lanes 0–5 of `d`).
     @inlinable init(diagonal d: SIMD8<Scalar>) {
-        c0 = SIMD8(d[0], 0, 0, 0, 0, 0, 0, 0)
-        c1 = SIMD8(0, d[1], 0, 0, 0, 0, 0, 0)
-        c2 = SIMD8(0, 0, d[2], 0, 0, 0, 0, 0)
-        c3 = SIMD8(0, 0, 0, d[3], 0, 0, 0, 0)
-        c4 = SIMD8(0, 0, 0, 0, d[4], 0, 0, 0)
-        c5 = SIMD8(0, 0, 0, 0, 0, d[5], 0, 0)
+        p00 = d[0]
+        p01 = 0
+        p02 = 0
+        p03 = 0
+        p04 = 0
+        p05 = 0
+        p11 = d[1]
+        p12 = 0
+        p13 = 0
+        p14 = 0
+        p15 = 0
+        p22 = d[2]
+        p23 = 0
+        p24 = 0
+        p25 = 0
+        p33 = d[3]
+        p34 = 0
+        p35 = 0
+        p44 = d[4]
+        p45 = 0
+        p55 = d[5]
+    }
+
+    /// Element (i, j), both in 0 ..< 6 (the same element as (j, i)). For tests and set-up, not for
+    /// hot code.
+    @inlinable subscript(i: Int, j: Int) -> Scalar {
+        get {
+            switch (Swift.min(i, j), Swift.max(i, j)) {
+            case (0, 0): return p00
+            case (0, 1): return p01
+            case (0, 2): return p02
+            case (0, 3): return p03
+            case (0, 4): return p04
+            case (0, 5): return p05
+            case (1, 1): return p11
+            case (1, 2): return p12
+            case (1, 3): return p13
+            case (1, 4): return p14
+            case (1, 5): return p15
+            case (2, 2): return p22
+            case (2, 3): return p23
+            case (2, 4): return p24
+            case (2, 5): return p25
+            case (3, 3): return p33
+            case (3, 4): return p34
+            case (3, 5): return p35
+            case (4, 4): return p44
+            case (4, 5): return p45
+            case (5, 5): return p55
+            default: preconditionFailure("a 6 × 6 covariance has no element (\(i), \(j))")
+            }
+        }
+        set {
+            switch (Swift.min(i, j), Swift.max(i, j)) {
+            case (0, 0): p00 = newValue
+            case (0, 1): p01 = newValue
+            case (0, 2): p02 = newValue
+            case (0, 3): p03 = newValue
+            case (0, 4): p04 = newValue
+            case (0, 5): p05 = newValue
+            case (1, 1): p11 = newValue
+            case (1, 2): p12 = newValue
+            case (1, 3): p13 = newValue
+            case (1, 4): p14 = newValue
+            case (1, 5): p15 = newValue
+            case (2, 2): p22 = newValue
+            case (2, 3): p23 = newValue
+            case (2, 4): p24 = newValue
+            case (2, 5): p25 = newValue
+            case (3, 3): p33 = newValue
+            case (3, 4): p34 = newValue
+            case (3, 5): p35 = newValue
+            case (4, 4): p44 = newValue
+            case (4, 5): p45 = newValue
+            case (5, 5): p55 = newValue
+            default: preconditionFailure("a 6 × 6 covariance has no element (\(i), \(j))")
+            }
+        }
     }
 
     @inlinable var diagonal: SIMD8<Scalar> {
-        SIMD8(c0[0], c1[1], c2[2], c3[3], c4[4], c5[5], 0, 0)
+        SIMD8(p00, p11, p22, p33, p44, p55, 0, 0)
     }
 
     /// Adds `growth[i]` to the diagonal element `i`, without going beyond `ceiling[i]`.
     @inlinable @_optimize(speed)
     mutating func grow(_ growth: SIMD8<Scalar>, ceiling: SIMD8<Scalar>) {
-        c0[0] = min(c0[0] + growth[0], ceiling[0])
-        c1[1] = min(c1[1] + growth[1], ceiling[1])
-        c2[2] = min(c2[2] + growth[2], ceiling[2])
-        c3[3] = min(c3[3] + growth[3], ceiling[3])
-        c4[4] = min(c4[4] + growth[4], ceiling[4])
-        c5[5] = min(c5[5] + growth[5], ceiling[5])
+        p00 = min(p00 + growth[0], ceiling[0])
+        p11 = min(p11 + growth[1], ceiling[1])
+        p22 = min(p22 + growth[2], ceiling[2])
+        p33 = min(p33 + growth[3], ceiling[3])
+        p44 = min(p44 + growth[4], ceiling[4])
+        p55 = min(p55 + growth[5], ceiling[5])
     }
 
-    /// `P v`.
+    /// `P v`, each element summed over j = 0 … 5 in order.
     @inlinable @inline(__always)
     func times(_ v: SIMD8<Scalar>) -> SIMD8<Scalar> {
-        let a = Self.combination(c0, v[0], c1, v[1], c2, v[2])
-        let b = Self.combination(c3, v[3], c4, v[4], c5, v[5])
-        return a + b
-    }
-
-    /// `x a + y b + z c`, added left to right. (Written out in each place, such sums of vectors
-    /// times scalars take the type checker seconds each.)
-    @inlinable @inline(__always)
-    static func combination(
-        _ x: SIMD8<Scalar>, _ a: Scalar, _ y: SIMD8<Scalar>, _ b: Scalar, _ z: SIMD8<Scalar>, _ c: Scalar
-    ) -> SIMD8<Scalar> {
-        let xa: SIMD8<Scalar> = x * a
-        let yb: SIMD8<Scalar> = y * b
-        let zc: SIMD8<Scalar> = z * c
-        return xa + yb + zc
+        let v0: Scalar = v[0], v1: Scalar = v[1], v2: Scalar = v[2], v3: Scalar = v[3], v4: Scalar = v[4], v5: Scalar = v[5]
+        let a0: Scalar = p00 * v0 + p01 * v1 + p02 * v2
+        let r0: Scalar = a0 + p03 * v3 + p04 * v4 + p05 * v5
+        let a1: Scalar = p01 * v0 + p11 * v1 + p12 * v2
+        let r1: Scalar = a1 + p13 * v3 + p14 * v4 + p15 * v5
+        let a2: Scalar = p02 * v0 + p12 * v1 + p22 * v2
+        let r2: Scalar = a2 + p23 * v3 + p24 * v4 + p25 * v5
+        let a3: Scalar = p03 * v0 + p13 * v1 + p23 * v2
+        let r3: Scalar = a3 + p33 * v3 + p34 * v4 + p35 * v5
+        let a4: Scalar = p04 * v0 + p14 * v1 + p24 * v2
+        let r4: Scalar = a4 + p34 * v3 + p44 * v4 + p45 * v5
+        let a5: Scalar = p05 * v0 + p15 * v1 + p25 * v2
+        let r5: Scalar = a5 + p35 * v3 + p45 * v4 + p55 * v5
+        return SIMD8(r0, r1, r2, r3, r4, r5, 0, 0)
     }
 
     /// One Kalman update with measurement rows `h0`, `h1`, `h2` (lanes 0–5), innovations `e` and
-    /// measurement variances `w`. Returns the state correction `K e`, or nil (and changes nothing)
-    /// when the innovation covariance is singular, a variance would become negative, or the result
-    /// is not finite.
+    /// measurement variances `w` (independent measurements: the measurement covariance is
+    /// `diag(w)`). Returns the state correction `K e`, or nil (and changes nothing) when an
+    /// innovation variance is not positive, a variance would become negative, or the result is not
+    /// finite.
+    ///
+    /// The three measurements are used one after the other (``measure(_:_:_:_:)``), which for
+    /// independent measurements is the same update as the one with the 3 × 3 innovation covariance
+    /// `S = H P Hᵀ + diag(w)` (the order changes only the rounding), without inverting `S`: each
+    /// takes one division, and a row of zeros (the vertical row in 6D) is no measurement and costs
+    /// nothing.
     @inlinable @_optimize(speed)
     mutating func update(
         rows h0: SIMD8<Scalar>, _ h1: SIMD8<Scalar>, _ h2: SIMD8<Scalar>, innovation e: SIMD3<Scalar>,
         variance w: SIMD3<Scalar>
     ) -> SIMD8<Scalar>? {
-        let p0 = times(h0)  // columns of P Hᵀ
-        let p1 = times(h1)
-        let p2 = times(h2)
-        var s = Matrix3<Scalar>(
-            columns: SIMD3((h0 * p0).sum(), (h1 * p0).sum(), (h2 * p0).sum()),
-            SIMD3((h0 * p1).sum(), (h1 * p1).sum(), (h2 * p1).sum()),
-            SIMD3((h0 * p2).sum(), (h1 * p2).sum(), (h2 * p2).sum()))
-        s.c0.x += w.x
-        s.c1.y += w.y
-        s.c2.z += w.z
-        guard let si = s.inverse else { return nil }
-        // K = P Hᵀ S⁻¹, column m = Σ_n (P Hᵀ)_n (S⁻¹)_{n m}.
-        let k0 = Self.combination(p0, si.c0.x, p1, si.c0.y, p2, si.c0.z)
-        let k1 = Self.combination(p0, si.c1.x, p1, si.c1.y, p2, si.c1.z)
-        let k2 = Self.combination(p0, si.c2.x, p1, si.c2.y, p2, si.c2.z)
-        let correction = Self.combination(k0, e.x, k1, e.y, k2, e.z)
-        // P ← P − K (P Hᵀ)ᵀ: column j loses Σ_m K_m (P Hᵀ)_m[j].
         var next = self
-        next.c0 -= Self.combination(k0, p0[0], k1, p1[0], k2, p2[0])
-        next.c1 -= Self.combination(k0, p0[1], k1, p1[1], k2, p2[1])
-        next.c2 -= Self.combination(k0, p0[2], k1, p1[2], k2, p2[2])
-        next.c3 -= Self.combination(k0, p0[3], k1, p1[3], k2, p2[3])
-        next.c4 -= Self.combination(k0, p0[4], k1, p1[4], k2, p2[4])
-        next.c5 -= Self.combination(k0, p0[5], k1, p1[5], k2, p2[5])
-        next.symmetrize()
-        let columns: SIMD8<Scalar> = next.c0 + next.c1 + next.c2 + next.c3 + next.c4 + next.c5
-        let sum: SIMD8<Scalar> = columns + correction
-        guard (sum * 0) == .zero else { return nil }  // NaN or infinity somewhere
-        // A variance can only shrink toward zero; rounding that takes one below it would make the
-        // covariance indefinite, and the next gain point the wrong way.
-        guard next.diagonal.min() >= 0 else { return nil }
+        var correction = SIMD8<Scalar>.zero
+        guard next.measure(h0, e.x, w.x, &correction), next.measure(h1, e.y, w.y, &correction),
+            next.measure(h2, e.z, w.z, &correction)
+        else { return nil }
+        // NaN or infinity anywhere (x · 0 is 0 for every finite x), or a variance below zero: a
+        // variance can only shrink toward zero, and rounding that takes one below it would make the
+        // covariance indefinite and the next gain point the wrong way.
+        var sum: Scalar = (correction * 0).sum()
+        sum += next.p00 + next.p01 + next.p02 + next.p03 + next.p04 + next.p05 + next.p11
+        sum += next.p12 + next.p13 + next.p14 + next.p15 + next.p22 + next.p23 + next.p24
+        sum += next.p25 + next.p33 + next.p34 + next.p35 + next.p44 + next.p45 + next.p55
+        guard sum * 0 == 0,
+            Swift.min(Swift.min(next.p00, next.p11), Swift.min(next.p22, next.p33)) >= 0,
+            Swift.min(next.p44, next.p55) >= 0
+        else { return nil }
         self = next
         return correction
     }
 
-    /// Replaces each pair of off-diagonal elements by their mean.
-    @inlinable @_optimize(speed)
-    mutating func symmetrize() {
-        @inline(__always) func mean(_ a: inout SIMD8<Scalar>, _ i: Int, _ b: inout SIMD8<Scalar>, _ j: Int) {
-            let m = (a[i] + b[j]) / 2
-            a[i] = m
-            b[j] = m
-        }
-        mean(&c0, 1, &c1, 0); mean(&c0, 2, &c2, 0); mean(&c0, 3, &c3, 0); mean(&c0, 4, &c4, 0); mean(&c0, 5, &c5, 0)
-        mean(&c1, 2, &c2, 1); mean(&c1, 3, &c3, 1); mean(&c1, 4, &c4, 1); mean(&c1, 5, &c5, 1)
-        mean(&c2, 3, &c3, 2); mean(&c2, 4, &c4, 2); mean(&c2, 5, &c5, 2)
-        mean(&c3, 4, &c4, 3); mean(&c3, 5, &c5, 3)
-        mean(&c4, 5, &c5, 4)
+    /// One scalar measurement of a sequential update: row `h`, innovation `e` (against the state
+    /// before the whole update), variance `w`; `x` is the correction so far, to which this
+    /// measurement's is added. With `u = P h` and `s = hᵀ u + w`: `x ← x + u (e − hᵀ x) / s` and
+    /// `P ← P − u uᵀ / s`. False when `s` is not a positive finite number (the caller then drops the
+    /// whole update).
+    @inlinable @inline(__always)
+    mutating func measure(_ h: SIMD8<Scalar>, _ e: Scalar, _ w: Scalar, _ x: inout SIMD8<Scalar>) -> Bool {
+        // Nothing observed (lane by lane: the vector `!=` of SIMD8 is a loop through memory).
+        guard h[0] != 0 || h[1] != 0 || h[2] != 0 || h[3] != 0 || h[4] != 0 || h[5] != 0 else { return true }
+        let u = times(h)
+        let s: Scalar = (h * u).sum() + w
+        guard s > 0, s.isFinite else { return false }
+        let r: Scalar = 1 / s
+        let innovation: Scalar = e - (h * x).sum()
+        x += u * (innovation * r)
+        let u0: Scalar = u[0], u1: Scalar = u[1], u2: Scalar = u[2], u3: Scalar = u[3], u4: Scalar = u[4], u5: Scalar = u[5]
+        p00 -= (u0 * u0) * r
+        p01 -= (u0 * u1) * r
+        p02 -= (u0 * u2) * r
+        p03 -= (u0 * u3) * r
+        p04 -= (u0 * u4) * r
+        p05 -= (u0 * u5) * r
+        p11 -= (u1 * u1) * r
+        p12 -= (u1 * u2) * r
+        p13 -= (u1 * u3) * r
+        p14 -= (u1 * u4) * r
+        p15 -= (u1 * u5) * r
+        p22 -= (u2 * u2) * r
+        p23 -= (u2 * u3) * r
+        p24 -= (u2 * u4) * r
+        p25 -= (u2 * u5) * r
+        p33 -= (u3 * u3) * r
+        p34 -= (u3 * u4) * r
+        p35 -= (u3 * u5) * r
+        p44 -= (u4 * u4) * r
+        p45 -= (u4 * u5) * r
+        p55 -= (u5 * u5) * r
+        return true
     }
 }

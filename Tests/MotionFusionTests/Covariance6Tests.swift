@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import MotionFusionCore
+import MotionFusionSimulation
+
+/// The bias Kalman filter's covariance update (three independent measurements used one after the
+/// other) against the textbook batch update written here with plain arrays:
+/// `S = H P Hᵀ + diag(w)`, `K = P Hᵀ S⁻¹` (S inverted by Gauss–Jordan elimination with partial
+/// pivoting), `x = K e`, `P' = P − K H P`. In exact arithmetic the two are the same update.
+@Suite("Covariance6")
+struct Covariance6Tests {
+    typealias Matrix = [[Double]]
+
+    /// A symmetric positive definite 6 × 6 matrix A Aᵀ + 0.1 I with A's entries in ±1, scaled.
+    static func randomCovariance(_ random: inout SplitMix64, scale: Double) -> Matrix {
+        let a = (0..<6).map { _ in (0..<6).map { _ in Double.random(in: -1...1, using: &random) } }
+        return (0..<6).map { i in
+            (0..<6).map { j in
+                scale * ((0..<6).reduce(0) { $0 + a[i][$1] * a[j][$1] } + (i == j ? 0.1 : 0))
+            }
+        }
+    }
+
+    static func covariance(_ p: Matrix) -> Covariance6<Double> {
+        var c = Covariance6<Double>(diagonal: .zero)
+        for i in 0..<6 { for j in i..<6 { c[i, j] = p[i][j] } }
+        return c
+    }
+
+    static func inverse(_ m: Matrix) -> Matrix {
+        let n = m.count
+        var a = m.enumerated().map { i, row in row + (0..<n).map { $0 == i ? 1.0 : 0.0 } }
+        for column in 0..<n {
+            let pivot = (column..<n).max { abs(a[$0][column]) < abs(a[$1][column]) }!
+            a.swapAt(column, pivot)
+            let d = a[column][column]
+            a[column] = a[column].map { $0 / d }
+            for row in 0..<n where row != column {
+                let f = a[row][column]
+                a[row] = zip(a[row], a[column]).map { $0 - f * $1 }
+            }
+        }
+        return a.map { Array($0[n...]) }
+    }
+
+    /// The batch update of `p` with the non-zero rows among `rows`.
+    static func batch(_ p: Matrix, rows: [[Double]], innovation: [Double], variance: [Double]) -> (Matrix, [Double]) {
+        let used = rows.indices.filter { rows[$0].contains { $0 != 0 } }
+        let h = used.map { rows[$0] }
+        let e = used.map { innovation[$0] }
+        let ph = (0..<6).map { i in h.map { row in (0..<6).reduce(0) { $0 + p[i][$1] * row[$1] } } }  // 6 × m
+        let s = h.indices.map { a in
+            h.indices.map { b in (0..<6).reduce(0) { $0 + h[a][$1] * ph[$1][b] } + (a == b ? variance[used[a]] : 0) }
+        }
+        let si = inverse(s)
+        let k = (0..<6).map { i in h.indices.map { b in h.indices.reduce(0) { $0 + ph[i][$1] * si[$1][b] } } }
+        let x = (0..<6).map { i in h.indices.reduce(0) { $0 + k[i][$1] * e[$1] } }
+        let next = (0..<6).map { i in (0..<6).map { j in p[i][j] - h.indices.reduce(0) { $0 + k[i][$1] * ph[j][$1] } } }
+        return (next, x)
+    }
+
+    /// Random covariances, rows and innovations, in the filter's ranges (bias variances about 1e-5,
+    /// rows of unit size, measurement variances 1e-6 to 1e-3), three rows and with the third row
+    /// zero (6D): the state correction and every element of the covariance within 1e-9 of the batch
+    /// update's, relative to the largest; the result symmetric bit for bit.
+    @Test(arguments: [false, true])
+    func sequentialUpdateEqualsTheBatchUpdate(sixD: Bool) {
+        var random = SplitMix64(seed: sixD ? 61 : 63)
+        for _ in 0..<200 {
+            let p = Self.randomCovariance(&random, scale: 1e-5)
+            var rows = (0..<3).map { _ in (0..<6).map { _ in Double.random(in: -1...1, using: &random) } }
+            if sixD { rows[2] = Array(repeating: 0, count: 6) }
+            let e = (0..<3).map { _ in Double.random(in: -0.01...0.01, using: &random) }
+            let w = (0..<3).map { _ in pow(10, Double.random(in: -6 ... -3, using: &random)) }
+            let (expected, expectedX) = Self.batch(p, rows: rows, innovation: e, variance: w)
+
+            var c = Self.covariance(p)
+            func simd(_ r: [Double]) -> SIMD8<Double> { SIMD8(r[0], r[1], r[2], r[3], r[4], r[5], 0, 0) }
+            let x = c.update(
+                rows: simd(rows[0]), simd(rows[1]), simd(rows[2]), innovation: SIMD3(e[0], e[1], e[2]),
+                variance: SIMD3(w[0], w[1], w[2]))
+            guard let x else {
+                Issue.record("the update was refused")
+                return
+            }
+            let xScale = expectedX.map(abs).max()!
+            for i in 0..<6 { #expect(abs(x[i] - expectedX[i]) <= 1e-9 * xScale) }
+            #expect(x[6] == 0 && x[7] == 0)
+            let pScale = p.flatMap { $0 }.map(abs).max()!
+            for i in 0..<6 {
+                for j in 0..<6 {
+                    #expect(abs(c[i, j] - expected[i][j]) <= 1e-9 * pScale)
+                    // The batch formula's two halves differ by rounding; the stored matrix is symmetric.
+                    #expect(c[i, j].bitPattern == c[j, i].bitPattern)
+                }
+            }
+        }
+    }
+
+    /// A zero row is no measurement: the update equals the one without it, bit for bit.
+    @Test func zeroRowsAreSkipped() {
+        var random = SplitMix64(seed: 7)
+        let p = Self.covariance(Self.randomCovariance(&random, scale: 1e-4))
+        let h0 = SIMD8<Double>(0.3, -0.2, 0.9, 0.01, 0.2, -0.1, 0, 0)
+        let h1 = SIMD8<Double>(-0.5, 0.7, 0.1, 0.3, 0, 0.05, 0, 0)
+        var withZero = p
+        var alone = p
+        let a = withZero.update(rows: .zero, h0, h1, innovation: SIMD3(5, 1e-3, -2e-3), variance: SIMD3(0, 1e-4, 1e-4))
+        let b = alone.update(rows: h0, h1, .zero, innovation: SIMD3(1e-3, -2e-3, 0), variance: SIMD3(1e-4, 1e-4, 1))
+        #expect(a != nil && a == b)
+        for i in 0..<6 { for j in 0..<6 { #expect(withZero[i, j] == alone[i, j]) } }
+    }
+
+    /// What is refused changes nothing: a measurement variance that leaves the innovation variance
+    /// at or below zero, a NaN innovation, an infinite row, and an update that would take a
+    /// variance below zero.
+    @Test func refusedUpdatesChangeNothing() {
+        let p = Covariance6<Double>(diagonal: SIMD8(1e-4, 1e-4, 1e-4, 1e-6, 1e-6, 1e-6, 0, 0))
+        let h = SIMD8<Double>(1, 0, 0, 0, 0, 0, 0, 0)
+        let cases: [(SIMD8<Double>, Double, Double)] = [
+            (h, 1e-3, -1e-4),  // s = 1e-4 − 1e-4 = 0
+            (h, 1e-3, -1),  // s < 0
+            (h, .nan, 1e-4),
+            (SIMD8(.infinity, 0, 0, 0, 0, 0, 0, 0), 1e-3, 1e-4),
+            (h, 1e-3, -0.5e-4),  // s = 0.5e-4 > 0, but the variance becomes 1e-4 − 2e-4 < 0
+        ]
+        for (row, e, w) in cases {
+            var c = p
+            #expect(c.update(rows: row, .zero, .zero, innovation: SIMD3(e, 0, 0), variance: SIMD3(w, 1, 1)) == nil)
+            for i in 0..<6 { for j in 0..<6 { #expect(c[i, j].bitPattern == p[i, j].bitPattern) } }
+        }
+    }
+}
