@@ -321,15 +321,24 @@ struct BiasKalmanFilter<Scalar: FusionScalar>: Sendable {
             return
         }
         let limit = parameters.biasLimit
-        innovation = innovation.clamped(lowerBound: SIMD3(repeating: -limit), upperBound: SIMD3(repeating: limit))
+        innovation = Self.clamp(innovation, limit)
         guard let correction = covariance.update(rows: h0, h1, h2, innovation: innovation, variance: variance)
         else { return }
         bias += SIMD3<Scalar>(SIMD3(correction[0], correction[1], correction[2]))
         if estimatesScale {
             let limitK = 3 * parameters.gyroscopeScaleUncertainty
-            scaleError = (scaleError + SIMD3<Scalar>(SIMD3(correction[3], correction[4], correction[5])))
-                .clamped(lowerBound: SIMD3(repeating: -limitK), upperBound: SIMD3(repeating: limitK))
+            scaleError = Self.clamp(scaleError + SIMD3<Scalar>(SIMD3(correction[3], correction[4], correction[5])), limitK)
             inverseScale = 1 / (1 + scaleError)
         }
+    }
+
+    /// `v.clamped(lowerBound: −limit, upperBound: limit)` lane by lane, the same operations
+    /// (`minimum(limit, maximum(−limit, v))`) written out: the standard library's generic
+    /// `pointwiseMin` and `pointwiseMax` were calls out of line at every step.
+    @inlinable @inline(__always)
+    static func clamp(_ v: SIMD3<Scalar>, _ limit: Scalar) -> SIMD3<Scalar> {
+        SIMD3(
+            Scalar.minimum(limit, Scalar.maximum(-limit, v.x)), Scalar.minimum(limit, Scalar.maximum(-limit, v.y)),
+            Scalar.minimum(limit, Scalar.maximum(-limit, v.z)))
     }
 }
