@@ -4,7 +4,7 @@
 /// Internal: the filters' public API reports standard deviations only. Vectors in and out are
 /// `SIMD8` (lanes 0–5; lanes 6 and 7 zero).
 ///
-/// Scalars, not `SIMD8` columns (as up to 0.6): columns of eight lanes for six values spent a
+/// Scalars, not `SIMD8` columns as in 0.5: columns of eight lanes for six values spent a
 /// quarter of every operation on the two unused lanes, computed both halves of the symmetric matrix
 /// and averaged them afterwards, inverted the 3 × 3 innovation covariance, and on x86-64 kept 24
 /// vector registers' worth of columns in 16 registers. The update took 1,787 x86-64 instructions
