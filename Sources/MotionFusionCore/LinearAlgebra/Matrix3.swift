@@ -1,4 +1,4 @@
-/// A small 3 × 3 matrix (column storage) for the filters' covariance arithmetic: the inverse
+/// A small 3 × 3 matrix (column storage) for the magnetometer fits' linear algebra: the inverse
 /// written out, no allocation. Internal: the public API speaks in ``RotationMatrix`` and `SIMD3`
 /// only.
 @frozen @usableFromInline
