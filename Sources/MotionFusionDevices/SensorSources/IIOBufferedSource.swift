@@ -561,6 +561,10 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
         private var queue: [SensorSample] = []
         private var head = 0
         private var lastData = ContinuousClock.now
+        // The device and the wake-up pipe, as `poll` takes them: made once, not per wait.
+        private var fds: [pollfd] = []
+        // Which channel types the plan reads (the others are nil in every sample).
+        private let reads: (gyroscope: Bool, accelerometer: Bool, magnetometer: Bool)
         var counters = Counters()
 
         /// Opens the character device (non-blocking) and the wake-up pipe.
@@ -568,6 +572,10 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
             devicePath = source.characterDevicePath
             enablePath = source.bufferPath + "/enable"
             self.plan = plan
+            reads = (
+                plan.axes.contains { $0.type == .gyroscope }, plan.axes.contains { $0.type == .accelerometer },
+                plan.axes.contains { $0.type == .magnetometer }
+            )
             stallTimeout = source.stallTimeout
             origin = source.timestampOrigin
             let fd = open(devicePath, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -585,6 +593,10 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
             self.fd = fd
             wakeRead = ends[0]
             wakeWrite = ends[1]
+            fds = [
+                pollfd(fd: fd, events: Int16(truncatingIfNeeded: POLLIN), revents: 0),
+                pollfd(fd: ends[0], events: Int16(truncatingIfNeeded: POLLIN), revents: 0),
+            ]
         }
 
         /// Writes `value` to `path`, remembering the old text to put back.
@@ -645,11 +657,9 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
                 let idle = (ContinuousClock.now - lastData).inSeconds
                 if idle >= stallTimeout { throw .stalled(path: devicePath, seconds: stallTimeout) }
                 let milliseconds = Int32(min(250, max(1, ((stallTimeout - idle) * 1000).rounded(.up))))
-                var fds = [
-                    pollfd(fd: fd, events: Int16(truncatingIfNeeded: POLLIN), revents: 0),
-                    pollfd(fd: wakeRead, events: Int16(truncatingIfNeeded: POLLIN), revents: 0),
-                ]
-                let ready = poll(&fds, 2, milliseconds)
+                fds[0].revents = 0
+                fds[1].revents = 0
+                let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, 2, milliseconds) }
                 if ready < 0 {
                     let code = errno
                     if code == EINTR { continue }
@@ -703,13 +713,21 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
             if let failure { throw failure }
         }
 
+        /// One scan as a sample. The three vectors live on the stack (no dictionary per scan):
+        /// nothing here allocates.
         private func decode(_ scan: UnsafeRawBufferPointer) throws(IIOBufferError) -> SensorSample {
-            var values: [IIOChannelType: SIMD3<Double>] = [:]
-            for (i, axis) in plan.axes.enumerated() {
+            var gyroscope = SIMD3<Double>.zero, accelerometer = SIMD3<Double>.zero, magnetometer = SIMD3<Double>.zero
+            for i in plan.axes.indices {
+                let axis = plan.axes[i]
                 let raw = axis.element.type.value(in: scan, at: offsets[i])
                 let value = (raw + axis.offset) * axis.scale * axis.type.toLibraryUnit
                 guard value.isFinite else { throw .nonFinite(path: axis.path) }
-                values[axis.type, default: .zero][i % 3] = value
+                // The plan lists each type's x, y and z in that order.
+                switch axis.type {
+                case .gyroscope: gyroscope[i % 3] = value
+                case .accelerometer: accelerometer[i % 3] = value
+                case .magnetometer: magnetometer[i % 3] = value
+                }
             }
             let stamp = plan.timestamp.type.integer(in: scan, at: timestampOffset) ?? 0
             let zero = origin ?? firstTimestamp ?? stamp
@@ -717,8 +735,9 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
             let (difference, overflow) = stamp.subtractingReportingOverflow(zero)
             let seconds = overflow ? (Double(stamp) - Double(zero)) / 1e9 : Double(difference) / 1e9
             return SensorSample(
-                timestamp: seconds, gyroscope: values[.gyroscope], accelerometer: values[.accelerometer],
-                magnetometer: values[.magnetometer])
+                timestamp: seconds, gyroscope: reads.gyroscope ? gyroscope : nil,
+                accelerometer: reads.accelerometer ? accelerometer : nil,
+                magnetometer: reads.magnetometer ? magnetometer : nil)
         }
     }
 }
