@@ -64,56 +64,38 @@ struct Covariance6<Scalar: FusionScalar>: Sendable {
     /// hot code.
     @inlinable subscript(i: Int, j: Int) -> Scalar {
         get {
-            switch (Swift.min(i, j), Swift.max(i, j)) {
-            case (0, 0): return p00
-            case (0, 1): return p01
-            case (0, 2): return p02
-            case (0, 3): return p03
-            case (0, 4): return p04
-            case (0, 5): return p05
-            case (1, 1): return p11
-            case (1, 2): return p12
-            case (1, 3): return p13
-            case (1, 4): return p14
-            case (1, 5): return p15
-            case (2, 2): return p22
-            case (2, 3): return p23
-            case (2, 4): return p24
-            case (2, 5): return p25
-            case (3, 3): return p33
-            case (3, 4): return p34
-            case (3, 5): return p35
-            case (4, 4): return p44
-            case (4, 5): return p45
-            case (5, 5): return p55
-            default: preconditionFailure("a 6 × 6 covariance has no element (\(i), \(j))")
-            }
+            var copy = self
+            return copy.withElement(i, j) { $0 }
         }
-        set {
-            switch (Swift.min(i, j), Swift.max(i, j)) {
-            case (0, 0): p00 = newValue
-            case (0, 1): p01 = newValue
-            case (0, 2): p02 = newValue
-            case (0, 3): p03 = newValue
-            case (0, 4): p04 = newValue
-            case (0, 5): p05 = newValue
-            case (1, 1): p11 = newValue
-            case (1, 2): p12 = newValue
-            case (1, 3): p13 = newValue
-            case (1, 4): p14 = newValue
-            case (1, 5): p15 = newValue
-            case (2, 2): p22 = newValue
-            case (2, 3): p23 = newValue
-            case (2, 4): p24 = newValue
-            case (2, 5): p25 = newValue
-            case (3, 3): p33 = newValue
-            case (3, 4): p34 = newValue
-            case (3, 5): p35 = newValue
-            case (4, 4): p44 = newValue
-            case (4, 5): p45 = newValue
-            case (5, 5): p55 = newValue
-            default: preconditionFailure("a 6 × 6 covariance has no element (\(i), \(j))")
-            }
+        set { withElement(i, j) { $0 = newValue } }
+    }
+
+    /// `body` applied to the stored element (i, j), (j, i) being the same one: the one mapping from
+    /// indices to the 21 stored scalars, which the subscript's getter and setter share.
+    @inlinable mutating func withElement<R>(_ i: Int, _ j: Int, _ body: (inout Scalar) -> R) -> R {
+        switch (Swift.min(i, j), Swift.max(i, j)) {
+        case (0, 0): return body(&p00)
+        case (0, 1): return body(&p01)
+        case (0, 2): return body(&p02)
+        case (0, 3): return body(&p03)
+        case (0, 4): return body(&p04)
+        case (0, 5): return body(&p05)
+        case (1, 1): return body(&p11)
+        case (1, 2): return body(&p12)
+        case (1, 3): return body(&p13)
+        case (1, 4): return body(&p14)
+        case (1, 5): return body(&p15)
+        case (2, 2): return body(&p22)
+        case (2, 3): return body(&p23)
+        case (2, 4): return body(&p24)
+        case (2, 5): return body(&p25)
+        case (3, 3): return body(&p33)
+        case (3, 4): return body(&p34)
+        case (3, 5): return body(&p35)
+        case (4, 4): return body(&p44)
+        case (4, 5): return body(&p45)
+        case (5, 5): return body(&p55)
+        default: preconditionFailure("a 6 × 6 covariance has no element (\(i), \(j))")
         }
     }
 
