@@ -14,10 +14,10 @@ struct Covariance6Tests {
 
     /// A symmetric positive definite 6 × 6 matrix A Aᵀ + 0.1 I with A's entries in ±1, scaled.
     static func randomCovariance(_ random: inout SplitMix64, scale: Double) -> Matrix {
-        let a = (0..<6).map { _ in (0..<6).map { _ in Double.random(in: -1...1, using: &random) } }
+        let a: Matrix = (0..<6).map { _ in (0..<6).map { _ in Double.random(in: -1...1, using: &random) } }
         return (0..<6).map { i in
             (0..<6).map { j in
-                scale * ((0..<6).reduce(0) { $0 + a[i][$1] * a[j][$1] } + (i == j ? 0.1 : 0))
+                scale * (sum(6) { a[i][$0] * a[j][$0] } + (i == j ? 0.1 : 0))
             }
         }
     }
@@ -46,18 +46,26 @@ struct Covariance6Tests {
 
     /// The batch update of `p` with the non-zero rows among `rows`.
     static func batch(_ p: Matrix, rows: [[Double]], innovation: [Double], variance: [Double]) -> (Matrix, [Double]) {
-        let used = rows.indices.filter { rows[$0].contains { $0 != 0 } }
-        let h = used.map { rows[$0] }
-        let e = used.map { innovation[$0] }
-        let ph = (0..<6).map { i in h.map { row in (0..<6).reduce(0) { $0 + p[i][$1] * row[$1] } } }  // 6 × m
-        let s = h.indices.map { a in
-            h.indices.map { b in (0..<6).reduce(0) { $0 + h[a][$1] * ph[$1][b] } + (a == b ? variance[used[a]] : 0) }
+        let used: [Int] = rows.indices.filter { rows[$0].contains { $0 != 0 } }
+        let h: Matrix = used.map { rows[$0] }
+        let e: [Double] = used.map { innovation[$0] }
+        let m = h.count
+        let ph: Matrix = (0..<6).map { i in h.map { row in sum(6) { p[i][$0] * row[$0] } } }  // 6 × m
+        let s: Matrix = (0..<m).map { a in
+            (0..<m).map { b in sum(6) { h[a][$0] * ph[$0][b] } + (a == b ? variance[used[a]] : 0) }
         }
         let si = inverse(s)
-        let k = (0..<6).map { i in h.indices.map { b in h.indices.reduce(0) { $0 + ph[i][$1] * si[$1][b] } } }
-        let x = (0..<6).map { i in h.indices.reduce(0) { $0 + k[i][$1] * e[$1] } }
-        let next = (0..<6).map { i in (0..<6).map { j in p[i][j] - h.indices.reduce(0) { $0 + k[i][$1] * ph[j][$1] } } }
+        let k: Matrix = (0..<6).map { i in (0..<m).map { b in sum(m) { ph[i][$0] * si[$0][b] } } }
+        let x: [Double] = (0..<6).map { i in sum(m) { k[i][$0] * e[$0] } }
+        let next: Matrix = (0..<6).map { i in (0..<6).map { j in p[i][j] - sum(m) { k[i][$0] * ph[j][$0] } } }
         return (next, x)
+    }
+
+    /// `term(0) + term(1) + … + term(n − 1)`, summed in that order.
+    static func sum(_ n: Int, _ term: (Int) -> Double) -> Double {
+        var total = 0.0
+        for i in 0..<n { total += term(i) }
+        return total
     }
 
     /// Random covariances, rows and innovations, in the filter's ranges (bias variances about 1e-5,

@@ -87,8 +87,9 @@ struct TuneCommandTests {
         #expect(report.ranking == [2, 0, 4, 1, 3])
         #expect(TuneReport.leaveOneOut(scores: [1, 2], candidates: 2, recordings: 1).isEmpty)
         let csv = report.csv.split(separator: "\n")
+        let mean: Double = (0 + 2 + 0.2 + 0.2) / 3  // candidate 2: its mean over the three recordings
         #expect(csv[0] == "rank,x,mean,a,b,c")
-        #expect(csv[1] == "1,2,\((0 + 2 + 0.2 + 0.2) / 3.0),2.0,0.2,0.2")
+        #expect(csv[1] == "1,2,\(mean),2.0,0.2,0.2")
         #expect(csv[2] == "2,default,1.0,1.0,1.0,1.0")
         #expect(csv[5] == "5,3,nan,nan,0.0,0.0")
     }
