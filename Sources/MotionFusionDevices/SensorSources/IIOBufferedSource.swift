@@ -564,7 +564,7 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
         // The device and the wake-up pipe, as `poll` takes them: made once, not per wait.
         private var fds: [pollfd] = []
         // Which channel types the plan reads (the others are nil in every sample).
-        private let reads: (gyroscope: Bool, accelerometer: Bool, magnetometer: Bool)
+        private let typesRead: (gyroscope: Bool, accelerometer: Bool, magnetometer: Bool)
         var counters = Counters()
 
         /// Opens the character device (non-blocking) and the wake-up pipe.
@@ -572,7 +572,7 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
             devicePath = source.characterDevicePath
             enablePath = source.bufferPath + "/enable"
             self.plan = plan
-            reads = (
+            typesRead = (
                 plan.axes.contains { $0.type == .gyroscope }, plan.axes.contains { $0.type == .accelerometer },
                 plan.axes.contains { $0.type == .magnetometer }
             )
@@ -713,8 +713,7 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
             if let failure { throw failure }
         }
 
-        /// One scan as a sample. The three vectors live on the stack (no dictionary per scan):
-        /// nothing here allocates.
+        /// One scan as a sample. The three vectors live on the stack: nothing here allocates.
         private func decode(_ scan: UnsafeRawBufferPointer) throws(IIOBufferError) -> SensorSample {
             var gyroscope = SIMD3<Double>.zero, accelerometer = SIMD3<Double>.zero, magnetometer = SIMD3<Double>.zero
             for i in plan.axes.indices {
@@ -735,9 +734,9 @@ public final class IIOBufferedSource: MotionSource, @unchecked Sendable {
             let (difference, overflow) = stamp.subtractingReportingOverflow(zero)
             let seconds = overflow ? (Double(stamp) - Double(zero)) / 1e9 : Double(difference) / 1e9
             return SensorSample(
-                timestamp: seconds, gyroscope: reads.gyroscope ? gyroscope : nil,
-                accelerometer: reads.accelerometer ? accelerometer : nil,
-                magnetometer: reads.magnetometer ? magnetometer : nil)
+                timestamp: seconds, gyroscope: typesRead.gyroscope ? gyroscope : nil,
+                accelerometer: typesRead.accelerometer ? accelerometer : nil,
+                magnetometer: typesRead.magnetometer ? magnetometer : nil)
         }
     }
 }
