@@ -105,6 +105,61 @@ struct Covariance6Tests {
         }
     }
 
+    /// The filter's own mix of scales, in `Double` and in `Float`: a bias block of about 1e-8
+    /// (rad/s)² (a converged bias) beside a sensitivity block of about 1e-4 (an unconverged one),
+    /// rows whose sensitivity part is R diag(ω) with |ω| from 0.1 to 5 rad/s. Every element is
+    /// compared on its own scale, √(P_ii P_jj) of the prior, so that an error in the small block
+    /// cannot hide under the large one: within 1e-9 in `Double`, 1e-4 in `Float` (whose rounding is
+    /// 6e-8, amplified by the update's cancellation); the state correction within the same
+    /// fraction of each block's largest component.
+    @Test(arguments: [false, true])
+    func blocksOfDifferentScalesFollowTheBatchUpdate(float: Bool) {
+        var random = SplitMix64(seed: float ? 71 : 73)
+        let tolerance = float ? 1e-4 : 1e-9
+        for _ in 0..<200 {
+            let a = Self.randomCovariance(&random, scale: 1)
+            let d: [Double] = [1e-4, 1e-4, 1e-4, 1e-2, 1e-2, 1e-2]  // standard deviations
+            let p: Matrix = (0..<6).map { i in (0..<6).map { j in d[i] * a[i][j] * d[j] } }
+            let rows: Matrix = (0..<3).map { _ in
+                let omega = Double.random(in: 0.1...5, using: &random)
+                return (0..<6).map { k in Double.random(in: -1...1, using: &random) * (k < 3 ? 1 : omega) }
+            }
+            let e = (0..<3).map { _ in Double.random(in: -0.01...0.01, using: &random) }
+            let w = (0..<3).map { _ in pow(10, Double.random(in: -6 ... -3, using: &random)) }
+            let (expected, expectedX) = Self.batch(p, rows: rows, innovation: e, variance: w)
+            let (next, x) = float ? Self.run(Float.self, p, rows, e, w) : Self.run(Double.self, p, rows, e, w)
+            guard let next, let x else {
+                Issue.record("the update was refused")
+                return
+            }
+            for block in [0..<3, 3..<6] {
+                let scale = block.map { abs(expectedX[$0]) }.max()!
+                for i in block { #expect(abs(x[i] - expectedX[i]) <= tolerance * scale, "x[\(i)]") }
+            }
+            for i in 0..<6 {
+                for j in 0..<6 {
+                    let scale = (p[i][i] * p[j][j]).squareRoot()
+                    #expect(abs(next[i][j] - expected[i][j]) <= tolerance * scale, "P[\(i), \(j)]")
+                }
+            }
+        }
+    }
+
+    /// `Covariance6<S>.update` on `p` (rounded to S), its covariance and correction back in Double.
+    static func run<S: FusionScalar>(
+        _: S.Type, _ p: Matrix, _ rows: Matrix, _ e: [Double], _ w: [Double]
+    ) -> (Matrix?, [Double]?) {
+        var c = Covariance6<S>(diagonal: .zero)
+        for i in 0..<6 { for j in i..<6 { c[i, j] = S(p[i][j]) } }
+        func simd(_ r: [Double]) -> SIMD8<S> { SIMD8(S(r[0]), S(r[1]), S(r[2]), S(r[3]), S(r[4]), S(r[5]), 0, 0) }
+        guard
+            let x = c.update(
+                rows: simd(rows[0]), simd(rows[1]), simd(rows[2]), innovation: SIMD3(S(e[0]), S(e[1]), S(e[2])),
+                variance: SIMD3(S(w[0]), S(w[1]), S(w[2])))
+        else { return (nil, nil) }
+        return ((0..<6).map { i in (0..<6).map { j in Double(c[i, j]) } }, (0..<6).map { Double(x[$0]) })
+    }
+
     /// A zero row is no measurement: the update equals the one without it, bit for bit.
     @Test func zeroRowsAreSkipped() {
         var random = SplitMix64(seed: 7)
