@@ -70,6 +70,28 @@ struct VectorCheckTests {
         #expect(VectorCheck.length(tiny) == Double.leastNonzeroMagnitude)
     }
 
+    /// `isFinite` against each component's own `isFinite`, for every combination of special and
+    /// extreme values in the three components (8³ vectors), in Double and Float.
+    static func checkFiniteness<S: FusionScalar>(_: S.Type) {
+        let values: [S] = [0, -0.0, -S.greatestFiniteMagnitude, S.leastNonzeroMagnitude, 1, .infinity, -S.infinity, .nan]
+        var finite = 0
+        for x in values {
+            for y in values {
+                for z in values {
+                    let expected = x.isFinite && y.isFinite && z.isFinite
+                    #expect(VectorCheck.isFinite(SIMD3(x, y, z)) == expected, "\(S.self) (\(x), \(y), \(z))")
+                    if expected { finite += 1 }
+                }
+            }
+        }
+        #expect(finite == 125)
+    }
+
+    @Test func finitenessAgreesWithTheComponents() {
+        Self.checkFiniteness(Double.self)
+        Self.checkFiniteness(Float.self)
+    }
+
     /// Readings: usable exactly where |v|² is a normal number, and then the geometric direction's bits.
     @Test func readingsAreUsableWhereTheSquaredLengthIsNormal() {
         let usable: [SIMD3<Double>] = [SIMD3(0, 0, 9.81), SIMD3(1e-150, 0, 0), SIMD3(0, -1e150, 1), SIMD3(3, 4, 12)]
