@@ -71,9 +71,13 @@ struct VectorCheckTests {
     }
 
     /// `isFinite` against each component's own `isFinite`, for every combination of special and
-    /// extreme values in the three components (8³ vectors), in Double and Float.
+    /// extreme values in the three components (9³ vectors), in Double and Float.
     static func checkFiniteness<S: FusionScalar>(_: S.Type) {
-        let values: [S] = [0, -0.0, -S.greatestFiniteMagnitude, S.leastNonzeroMagnitude, 1, .infinity, -S.infinity, .nan]
+        let values: [S] = [
+            0, -0.0, S.greatestFiniteMagnitude, -S.greatestFiniteMagnitude, S.leastNonzeroMagnitude, 1, .infinity,
+            -S.infinity, .nan,
+        ]
+        #expect(values[1].sign == .minus)  // -0 is among them
         var finite = 0
         for x in values {
             for y in values {
@@ -84,7 +88,7 @@ struct VectorCheckTests {
                 }
             }
         }
-        #expect(finite == 125)
+        #expect(finite == 216)  // 6 of the 9 values are finite
     }
 
     @Test func finitenessAgreesWithTheComponents() {
