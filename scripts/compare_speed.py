@@ -7,6 +7,7 @@ with pinned ``vqf``, ``imufusion``, ``ahrs`` and ``numpy``):
 
     scripts/compare_speed [--input CSV] [--every N] [--motion PATH] [--repeats N]
                           [--python-samples N] [--python-repeats N] [--markdown]
+                          [--goals [--host-motion PATH]]
 
 Data: by default BROAD trial 01 (../shared/reference-data/broad, 285.7 Hz, 56,940 samples); --input
 takes any CSV in the `motion fuse` format (t, gx..gz rad/s, ax..az m/s², mx..mz µT). --every N keeps
@@ -69,6 +70,17 @@ What is timed:
   rows, both the raw time and the time minus that loop overhead ("minus loop overhead"). The
   Python-loop peers run on the first --python-samples samples (default 20,000; tens of µs per
   sample for ahrs); VQF and MotionFusion run on the whole recording.
+
+--goals adds, in the same run, what the speed work's goals are judged on and a table of them, each
+with its value, its goal and whether it is met: one stream against Fusion's C (ours / Fusion: the
+default filter at most 1.0×, Madgwick at most 0.9×); the many-stream engines' speed-up over one
+stream of the same binary (default filter ≥ 3× portable and ≥ 8× host, Madgwick ≥ 4× and ≥ 10×),
+for the portable build and for a host build (``swift build -c release --product motion --scratch-path
+.build/host-cpu -Xswiftc -target-cpu -Xswiftc native -Xcc -march=native``, or --host-motion PATH);
+the estimated Cortex-M4 cycles against Fusion's (``scripts/embedded --opt O``: default at most 1.5×,
+Madgwick at most 1.0×); and the latency at 1 kHz against the operating system's floor measured in
+the same bench run (``motion bench --latency --rates 1000 --json``: every path within 25 µs of the
+floor at p50 and within 2× its p99). It takes about ten minutes more.
 
 Ratios are the peer's time divided by ours (> 1: ours is faster): against the comparable filter of
 ours (inertial for VQF, BasicVQF and imufusion's AHRS; madgwick, mahony, complementary for ahrs's
@@ -677,6 +689,120 @@ def build_tables(methods, ours, lookup, many, modes, python_samples, total):
     return timing, ratio, many_table
 
 
+# ---------------------------------------------------------------------------------------------
+# Goals (--goals)
+
+HOST_SCRATCH = ".build/host-cpu"
+LANE_GOALS = {("inertial", "portable"): 3.0, ("inertial", "host"): 8.0,
+              ("madgwick", "portable"): 4.0, ("madgwick", "host"): 10.0}
+
+
+def build_host_motion() -> Path:
+    """The motion CLI built for this machine's CPU (its own scratch folder; a no-op when current)."""
+    env = {k: v for k, v in os.environ.items() if k != "MOTIONFUSION_TESTABLE_RELEASE"}
+    command = ["swift", "build", "-c", "release", "--product", "motion", "--scratch-path", HOST_SCRATCH,
+               "-Xswiftc", "-target-cpu", "-Xswiftc", "native", "-Xcc", "-march=native"]
+    print(f"building the host-CPU motion CLI ({' '.join(command)}) ...", file=sys.stderr)
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f"the host-CPU build failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+    return ROOT / HOST_SCRATCH / "release" / "motion"
+
+
+def run_lanes(args, motion: Path, csv: Path):
+    """(single, many) rows of ``motion bench`` for the two filters with a many-stream engine."""
+    command = [str(motion), "bench", "--input", str(csv), "--json", "--repeats", str(args.repeats),
+               "--filter", "inertial", "--filter", "madgwick", "--streams", "1", "--streams", "256"]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f"{' '.join(command)} failed:\n{result.stderr}")
+    rows = json.loads(result.stdout)
+    single = {(r["filter"], r["scalar"], r["mode"]): float(r["nsPerSample"]) for r in rows if r["streams"] == 1}
+    many = {(r["filter"], r["scalar"], r["mode"]): float(r["nsPerSample"]) for r in rows if r["streams"] > 1}
+    return single, many
+
+
+def run_latency(motion: Path) -> dict:
+    """``motion bench --latency --rates 1000 --json``: path -> row."""
+    command = [str(motion), "bench", "--latency", "--rates", "1000", "--json"]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode not in (0, 1):  # 1: a case lost a sample (reported in the table)
+        fail(f"{' '.join(command)} failed:\n{result.stderr}")
+    return {row["path"]: row for row in json.loads(result.stdout)}
+
+
+def run_embedded() -> dict:
+    """``scripts/embedded --opt O``: firmware label -> estimated Cortex-M4 cycles per sample."""
+    command = [str(ROOT / "scripts" / "embedded"), "--opt", "O"]
+    print("running scripts/embedded --opt O (a few minutes) ...", file=sys.stderr)
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f"scripts/embedded failed:\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
+    cycles = {}
+    for line in result.stdout.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) >= 10 and cells[-1] not in ("—", "-"):
+            try:
+                cycles[cells[0]] = float(cells[-1])
+            except ValueError:
+                pass
+    for label in ("InertialFrameFilter (default)", "MadgwickFilter", "x-io Fusion 1.3.3 C AHRS"):
+        if label not in cycles:
+            fail(f"scripts/embedded printed no estimated cycles for {label}")
+    return cycles
+
+
+def goals_table(fusion_ns: dict, portable: tuple, host: tuple, latency: dict, cycles: dict) -> Table:
+    table = Table("Goals of the speed work, this run", ["area", "measure", "value", "goal", ""], "lllll")
+
+    def verdict(ok):
+        return "met" if ok else "missed"
+
+    single, _ = portable
+    for name, limit in (("inertial", 1.0), ("madgwick", 0.9)):
+        for scalar in ("Double", "Float"):
+            for mode in MODES:
+                ours = single.get((name, scalar, mode))
+                peer = fusion_ns.get(mode)
+                if ours is None or peer is None:
+                    continue
+                r = ours / peer
+                table.add("one stream", f"{name} {scalar} {mode} / Fusion C", f"{r:.2f}×", f"≤ {limit:g}×",
+                          verdict(r <= limit))
+    for build, (one, many) in (("portable", portable), ("host", host)):
+        for name in ("inertial", "madgwick"):
+            goal = LANE_GOALS[(name, build)]
+            for scalar in ("Float", "Double"):
+                for mode in MODES:
+                    key = (name, scalar, mode)
+                    if key not in one or key not in many:
+                        continue
+                    r = one[key] / many[key]
+                    table.add("many lanes", f"{name} {scalar} {mode}, 256 streams, {build}: × one stream",
+                              f"{r:.2f}×", f"≥ {goal:g}×", verdict(r >= goal))
+    fusion_cycles = cycles["x-io Fusion 1.3.3 C AHRS"]
+    for label, name, limit in (("InertialFrameFilter (default)", "inertial", 1.5), ("MadgwickFilter", "madgwick", 1.0)):
+        r = cycles[label] / fusion_cycles
+        table.add("Cortex-M4", f"{name} estimated cycles / Fusion's ({cycles[label]:.1f} / {fusion_cycles:.1f})",
+                  f"{r:.2f}×", f"≤ {limit:g}×", verdict(r <= limit))
+    floor = latency.get("floor")
+    for path in ("handler", "stream", "pull"):
+        row = latency.get(path)
+        if floor is None or row is None:
+            continue
+        above = row["p50us"] - floor["p50us"]
+        times = row["p99us"] / floor["p99us"] if floor["p99us"] > 0 else float("inf")
+        lost = f", {row['lost']} lost" if row["lost"] else ""
+        table.add("latency 1 kHz", f"{path} p50 − floor's ({row['p50us']:.1f} − {floor['p50us']:.1f} µs){lost}",
+                  f"{above:+.1f} µs", "≤ 25 µs", verdict(above <= 25 and not row["lost"]))
+        table.add("latency 1 kHz", f"{path} p99 / floor's ({row['p99us']:.1f} / {floor['p99us']:.1f} µs)",
+                  f"{times:.2f}×", "≤ 2×", verdict(times <= 2))
+    met = sum(1 for r in table.rows if r[-1] == "met")
+    table.notes = [f"  {met} of {len(table.rows)} met. One stream: ours / Fusion's C ns on the same samples (< 1:"
+                   " ours is faster). Lanes: the same binary's one-stream ns / its 256-stream ns."]
+    return table
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--input", default=DEFAULT_INPUT, help="CSV in the motion fuse format")
@@ -691,6 +817,11 @@ def main() -> int:
     parser.add_argument("--python-repeats", type=int, default=3,
                         help="runs per case (at least) for the Python-loop peers (default: 3)")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    parser.add_argument("--goals", action="store_true",
+                        help="also measure what the speed goals are judged on (host-CPU build, Cortex-M4 "
+                             "cycles, latency) and print the goals table")
+    parser.add_argument("--host-motion", help="with --goals: a motion CLI built for this CPU (default: "
+                                              f"built into {HOST_SCRATCH})")
     args = parser.parse_args()
     if args.every < 1 or args.repeats < 1 or args.python_repeats < 1 or args.python_samples < 0:
         fail("--every, --repeats and --python-repeats must be at least 1, --python-samples at least 0")
@@ -729,11 +860,23 @@ def main() -> int:
             fail("motion bench printed no single-stream rows")
         methods = (run_fusion_c(args, ts, gyr, acc, mag) + run_classic_c(args, ts, gyr, acc, mag)
                    + run_complementary_c(args, motion, csv, t, gyr, acc))
+        goals = None
+        if args.goals:
+            fusion = next((m for m in methods if m.key == "C-fusion-ahrs"), None)
+            if fusion is None:
+                fail("--goals needs x-io Fusion's C (a C compiler and pip)")
+            host_motion = Path(args.host_motion).resolve() if args.host_motion else build_host_motion()
+            if not host_motion.is_file():
+                fail(f"--host-motion: no executable at {host_motion}")
+            portable = run_lanes(args, motion, csv)
+            host = run_lanes(args, host_motion, csv)
+            latency = run_latency(motion)
+            goals = goals_table(fusion.ns, portable, host, latency, run_embedded())
     methods += run_peers(args, ts, gyr, acc, mag)
     ours, lookup = ours_methods(single, len(t))
     timing, ratio, many_table = build_tables(methods, ours, lookup, many, modes, python_samples, len(t))
 
-    tables = [timing, ratio] + ([many_table] if many_table else [])
+    tables = [timing, ratio] + ([many_table] if many_table else []) + ([goals] if goals else [])
     print()
     print("\n\n".join(t.markdown() if args.markdown else t.text() for t in tables))
     if not many_table:
