@@ -22,10 +22,16 @@ struct Covariance6Tests {
         }
     }
 
-    static func covariance(_ p: Matrix) -> Covariance6<Double> {
-        var c = Covariance6<Double>(diagonal: .zero)
-        for i in 0..<6 { for j in i..<6 { c[i, j] = p[i][j] } }
+    /// `p`'s upper triangle as a `Covariance6<S>` (rounded to S).
+    static func covariance<S: FusionScalar>(_ p: Matrix, as _: S.Type) -> Covariance6<S> {
+        var c = Covariance6<S>(diagonal: .zero)
+        for i in 0..<6 { for j in i..<6 { c[i, j] = S(p[i][j]) } }
         return c
+    }
+
+    /// A row of six as the update takes it (rounded to S), its last two lanes zero.
+    static func simd<S: FusionScalar>(_ r: [Double], as _: S.Type) -> SIMD8<S> {
+        SIMD8(S(r[0]), S(r[1]), S(r[2]), S(r[3]), S(r[4]), S(r[5]), 0, 0)
     }
 
     static func inverse(_ m: Matrix) -> Matrix {
@@ -84,10 +90,10 @@ struct Covariance6Tests {
             let w = (0..<3).map { _ in pow(10, Double.random(in: -6 ... -3, using: &random)) }
             let (expected, expectedX) = Self.batch(p, rows: rows, innovation: e, variance: w)
 
-            var c = Self.covariance(p)
-            func simd(_ r: [Double]) -> SIMD8<Double> { SIMD8(r[0], r[1], r[2], r[3], r[4], r[5], 0, 0) }
+            var c = Self.covariance(p, as: Double.self)
             let x = c.update(
-                rows: simd(rows[0]), simd(rows[1]), simd(rows[2]), innovation: SIMD3(e[0], e[1], e[2]),
+                rows: Self.simd(rows[0], as: Double.self), Self.simd(rows[1], as: Double.self),
+                Self.simd(rows[2], as: Double.self), innovation: SIMD3(e[0], e[1], e[2]),
                 variance: SIMD3(w[0], w[1], w[2]))
             guard let x else {
                 Issue.record("the update was refused")
@@ -149,12 +155,11 @@ struct Covariance6Tests {
     static func run<S: FusionScalar>(
         _: S.Type, _ p: Matrix, _ rows: Matrix, _ e: [Double], _ w: [Double]
     ) -> (Matrix?, [Double]?) {
-        var c = Covariance6<S>(diagonal: .zero)
-        for i in 0..<6 { for j in i..<6 { c[i, j] = S(p[i][j]) } }
-        func simd(_ r: [Double]) -> SIMD8<S> { SIMD8(S(r[0]), S(r[1]), S(r[2]), S(r[3]), S(r[4]), S(r[5]), 0, 0) }
+        var c = covariance(p, as: S.self)
         guard
             let x = c.update(
-                rows: simd(rows[0]), simd(rows[1]), simd(rows[2]), innovation: SIMD3(S(e[0]), S(e[1]), S(e[2])),
+                rows: simd(rows[0], as: S.self), simd(rows[1], as: S.self), simd(rows[2], as: S.self),
+                innovation: SIMD3(S(e[0]), S(e[1]), S(e[2])),
                 variance: SIMD3(S(w[0]), S(w[1]), S(w[2])))
         else { return (nil, nil) }
         return ((0..<6).map { i in (0..<6).map { j in Double(c[i, j]) } }, (0..<6).map { Double(x[$0]) })
@@ -163,7 +168,7 @@ struct Covariance6Tests {
     /// A zero row is no measurement: the update equals the one without it, bit for bit.
     @Test func zeroRowsAreSkipped() {
         var random = SplitMix64(seed: 7)
-        let p = Self.covariance(Self.randomCovariance(&random, scale: 1e-4))
+        let p = Self.covariance(Self.randomCovariance(&random, scale: 1e-4), as: Double.self)
         let h0 = SIMD8<Double>(0.3, -0.2, 0.9, 0.01, 0.2, -0.1, 0, 0)
         let h1 = SIMD8<Double>(-0.5, 0.7, 0.1, 0.3, 0, 0.05, 0, 0)
         var withZero = p
