@@ -80,7 +80,8 @@ for the portable build and for a host build (``swift build -c release --product 
 the estimated Cortex-M4 cycles against Fusion's (``scripts/embedded --opt O``: default at most 1.5×,
 Madgwick at most 1.0×); and the latency at 1 kHz against the operating system's floor measured in
 the same bench run (``motion bench --latency --rates 1000 --json``: every path within 25 µs of the
-floor at p50 and within 2× its p99). It takes about ten minutes more.
+floor at p50 and within 2× its p99). It takes about eight minutes more on 2 cores (the host build,
+the first time, and scripts/embedded are most of it).
 
 Ratios are the peer's time divided by ours (> 1: ours is faster): against the comparable filter of
 ours (inertial for VQF, BasicVQF and imufusion's AHRS; madgwick, mahony, complementary for ahrs's
