@@ -106,18 +106,19 @@ struct TuneCommand: ParsableCommand {
         }
     }
 
-    /// The search and its findings, in the precision asked for.
-    func report() throws -> TuneReport {
+    /// The search and its findings, in the precision asked for; `lanes` false runs the default
+    /// filter's candidates as scalar states (``TuneSearch/usesLanes``).
+    func report(lanes: Bool = true) throws -> TuneReport {
         let grid = try TuneGrid(axes, steps: steps)
         switch precision {
-        case .double: return try filter.build(frame: frame, for: TuneConsumer<Double>(command: self, grid: grid))
-        case .float: return try filter.build(frame: frame, for: TuneConsumer<Float>(command: self, grid: grid))
+        case .double: return try filter.build(frame: frame, for: TuneConsumer<Double>(command: self, grid: grid, lanes: lanes))
+        case .float: return try filter.build(frame: frame, for: TuneConsumer<Float>(command: self, grid: grid, lanes: lanes))
         }
     }
 
     /// Reads the recordings, runs the search and reports it; `prototype` is the filter at its
     /// defaults (the concrete type the candidates share).
-    func tune<F: AttitudeFilter>(_ prototype: F, grid: TuneGrid) throws -> TuneReport {
+    func tune<F: AttitudeFilter>(_ prototype: F, grid: TuneGrid, lanes: Bool) throws -> TuneReport {
         let started = DispatchTime.now().uptimeNanoseconds
         var candidates = [prototype]
         var values: [[String]] = [[]]
@@ -145,8 +146,9 @@ struct TuneCommand: ParsableCommand {
         }
         let read = DispatchTime.now().uptimeNanoseconds
         let threads = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, 256)
-        let search = TuneSearch(
+        var search = TuneSearch(
             candidates: candidates, recordings: recordings, metric: scoredMetric, maximumGap: maximumGap)
+        search.usesLanes = lanes
         let scores = search.run(jobs: threads)
         let finished = DispatchTime.now().uptimeNanoseconds
         return TuneReport(
@@ -159,9 +161,9 @@ struct TuneCommand: ParsableCommand {
 
 /// Hands `motion tune` the filter at its defaults as its concrete type.
 private struct TuneConsumer<Scalar: FusionScalar>: FilterConsumer {
-    let command: TuneCommand, grid: TuneGrid
+    let command: TuneCommand, grid: TuneGrid, lanes: Bool
     func consume<F: AttitudeFilter>(_ filter: F) throws -> TuneReport where F.Scalar == Scalar {
-        try command.tune(filter, grid: grid)
+        try command.tune(filter, grid: grid, lanes: lanes)
     }
 }
 

@@ -7,19 +7,24 @@ import MotionFusion
 /// Each candidate runs inside a ``FusionStream`` set up as `motion fuse` sets it up by default (its
 /// sample clock with the same longest gap; the online magnetometer calibration, unless switched off,
 /// replayed from ``TuneRecording``, where it ran once for all candidates), so a candidate's score is what `motion fuse` with its `--set` values and then `motion evaluate`
-/// would report (a test checks it). A recording is read from memory in blocks of
-/// ``blockSamples`` samples: for each block every candidate of a work item advances through it, so
-/// each sample is read from memory once per work item while the block stays in the first-level
-/// cache; work items (a recording and a share of the candidates) go to `jobs` threads. A search
-/// that takes more than a second says how far it is on standard error once a second.
+/// would report (a test checks it). Work items (a recording and a share of the candidates) go to
+/// `jobs` threads. A search that takes more than a second says how far it is on standard error
+/// once a second.
 ///
-/// The candidates are scalar filters, one state each: the default filter has no many-lane form (the
-/// many-stream engine runs Madgwick only).
+/// The default filter's candidates run as the lanes of its many-stream engine
+/// (``InertialFrameStreams``, `SIMD16<Float>` or `SIMD8<Double>`): every candidate of a work item is
+/// a lane of one pass over the recording, each sample given to all of them at once, bit for bit its
+/// scalar filter (a test holds the scores to those of scalar states). The other filters' candidates
+/// are scalar states: the recording is read in blocks of ``blockSamples`` samples, and every
+/// candidate of a work item advances through a block while it stays in the first-level cache.
 struct TuneSearch<F: AttitudeFilter>: Sendable {
     let candidates: [F]
     let recordings: [TuneRecording<F.Scalar>]
     let metric: TuneMetric
     let maximumGap: Double
+    /// Whether the default filter's candidates run as lanes; false runs them as scalar states, as the
+    /// other filters' (the reference the tests hold the lanes to).
+    var usesLanes = true
 
     /// Samples per block.
     static var blockSamples: Int { 128 }
@@ -29,8 +34,10 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
     func run(jobs: Int) -> [Double] {
         let n = candidates.count, r = recordings.count
         var scores = [Double](repeating: .nan, count: n * r)
-        // Shares of the candidates small enough that every thread gets several per recording.
-        let share = max(1, min(64, (n + 4 * jobs - 1) / (4 * jobs)))
+        // Shares of the candidates small enough that every thread gets several per recording (whole
+        // groups of lanes, for the default filter's engine).
+        let width = usesLanes ? Self.laneWidth : 1
+        let share = (max(1, min(64, (n + 4 * jobs - 1) / (4 * jobs))) + width - 1) / width * width
         let items = recordings.indices.sorted(by: { recordings[$0].count > recordings[$1].count }).flatMap { k in
             stride(from: 0, to: n, by: share).map { first in (recording: k, first: first, end: min(n, first + share)) }
         }
@@ -46,7 +53,7 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
                     let position = next.takeNext()
                     guard position < items.count else { return }
                     let item = items[position]
-                    let rms = score(candidates[item.first..<item.end], on: recordings[item.recording])
+                    let rms = score(candidates[item.first..<item.end], on: recordings[item.recording], lanes: usesLanes)
                     for (offset, value) in rms.enumerated() {
                         results.buffer[(item.first + offset) * r + item.recording] = value
                     }
@@ -71,8 +78,69 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
         return scores
     }
 
-    /// The RMS errors, degrees, of `filters` on `recording`.
-    func score(_ filters: ArraySlice<F>, on recording: TuneRecording<F.Scalar>) -> [Double] {
+    /// The number of candidates that run together as lanes: 16 Float or 8 Double lanes for the
+    /// default filter, 1 for the others (scalar states).
+    static var laneWidth: Int {
+        guard F.self == InertialFrameFilter<F.Scalar>.self else { return 1 }
+        return F.Scalar.self == Float.self ? 16 : 8
+    }
+
+    /// The RMS errors, degrees, of `filters` on `recording`: as lanes for the default filter when
+    /// `lanes`, else as scalar states.
+    func score(_ filters: ArraySlice<F>, on recording: TuneRecording<F.Scalar>, lanes: Bool) -> [Double] {
+        if lanes, F.self == InertialFrameFilter<F.Scalar>.self {
+            let settings = filters.map { ($0 as! InertialFrameFilter<F.Scalar>).settings }
+            if let float = recording as? TuneRecording<Float>,
+                let settings = settings as? [InertialFrameFilter<Float>.Settings]
+            {
+                return scoreLanes(SIMD16<Float>.self, settings, on: float)
+            }
+            if let double = recording as? TuneRecording<Double>,
+                let settings = settings as? [InertialFrameFilter<Double>.Settings]
+            {
+                return scoreLanes(SIMD8<Double>.self, settings, on: double)
+            }
+        }
+        return scoreScalar(filters, on: recording)
+    }
+
+    /// The RMS errors, degrees, of the default filter with `settings` on `recording`, each candidate a
+    /// lane of ``InertialFrameStreams`` (the last group filled with copies of the last candidate,
+    /// so that every group takes the vector step). Per sample this is ``FusionStream``'s update as
+    /// ``scoreScalar(_:on:)`` runs it: the clock's step, a corrupt gyroscope reading made NaN, the
+    /// online calibration's change told, the filter's step, the identity attitude before
+    /// initialization.
+    func scoreLanes<Lanes: FusionLanes>(
+        _: Lanes.Type, _ settings: [InertialFrameFilter<Lanes.Scalar>.Settings],
+        on recording: TuneRecording<Lanes.Scalar>
+    ) -> [Double] {
+        typealias S = Lanes.Scalar
+        let count = settings.count
+        let padding = (Lanes.scalarCount - count % Lanes.scalarCount) % Lanes.scalarCount
+        var engine = InertialFrameStreams<Lanes>(settings: settings + Array(repeating: settings[count - 1], count: padding))
+        var clock = SampleClock(maximumGap: maximumGap)
+        var sums = [Double](repeating: 0, count: count)
+        let metric = self.metric
+        for sample in recording.samples {
+            let dt = S(clock.step(to: sample.timestamp).dt)
+            let corrupt = FusionStream<InertialFrameFilter<S>>.isCorrupt(gyroscope: sample.gyroscope)
+            if sample.calibrationChanged { engine.magnetometerCalibrationChanged() }
+            engine.update(
+                gyroscope: corrupt ? SIMD3(repeating: .nan) : sample.gyroscope, accelerometer: sample.accelerometer,
+                magnetometer: sample.field, dt: dt)
+            guard let truth = sample.truth else { continue }
+            for c in 0..<count {
+                let q = engine.isInitialized(stream: c) ? engine.quaternion(stream: c) : .identity
+                let angle = metric.angle(estimate: Quaternion<Double>(components: SIMD4<Double>(q.components)), reference: truth)
+                sums[c] += angle * angle
+            }
+        }
+        let scored = Double(recording.scoredCount)
+        return sums.map { ($0 / scored).squareRoot() * (180 / Double.pi) }
+    }
+
+    /// The RMS errors, degrees, of `filters` on `recording`, each a scalar filter state.
+    func scoreScalar(_ filters: ArraySlice<F>, on recording: TuneRecording<F.Scalar>) -> [Double] {
         var streams = filters.map { filter in
             FusionStream(filter: filter, clock: SampleClock(maximumGap: maximumGap), magnetometerCalibrator: nil)
         }

@@ -195,4 +195,61 @@ struct InertialFrameStreamsTests {
         try #require(recordings.count >= 8)
         Self.expectVectorSteps(Array(recordings.prefix(8)), allBut: 10)
     }
+    /// Every stream fed the same readings by `update` (a search over settings): each stream's
+    /// attitude (`quaternion(stream:)`, read after every sample) and initialization are its scalar
+    /// filter's, bit for bit, and so is its final state — on BROAD's trial 24 (taps, a magnetic
+    /// disturbance) with 19 streams of varied settings (a group without rest estimation and a partly
+    /// filled group take the scalar path), 6D steps amid 9D ones, planted NaN gyroscope and
+    /// accelerometer samples, and the magnetometer's calibration changed twice.
+    @Test(
+        .enabled(if: BroadData.required, "BROAD data not found at ../shared/reference-data/broad"),
+        arguments: [false, true])
+    func theSameReadingsForEveryStreamGiveEachItsScalarFilter(double: Bool) throws {
+        let recording = try BroadData.recording("24_disturbed_tapping_A")
+        if double {
+            try Self.expectBroadcastEqualsScalar(SIMD4<Double>.self, recording)
+        } else {
+            try Self.expectBroadcastEqualsScalar(SIMD8<Float>.self, recording)
+        }
+    }
+
+    static func expectBroadcastEqualsScalar<Lanes: FusionLanes>(
+        _: Lanes.Type, _ recording: IMURecording, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        typealias S = Lanes.Scalar
+        let samples = MultiStreamSamples<SIMD2<S>>(recordings: [recording])
+        let settings: [InertialFrameFilter<S>.Settings] = variedSettings(19)
+        var engine = InertialFrameStreams<Lanes>(settings: settings)
+        var filters = settings.map { InertialFrameFilter<S>(settings: $0) }
+        let n = samples.lengths[0]
+        var differing = Set<Int>(), compared = 0
+        for t in 0..<n {
+            var x = samples.sample(stream: 0, step: t)
+            if t % 997 == 500 { x.gyroscope = SIMD3(repeating: .nan) }
+            if t % 1009 == 700 { x.accelerometer = SIMD3(repeating: .nan) }
+            let field = t % 3 == 1 ? nil : x.magnetometer
+            if t == n / 3 || t == 2 * n / 3 {
+                engine.magnetometerCalibrationChanged()
+                for s in filters.indices { filters[s].magnetometerCalibrationChanged() }
+            }
+            engine.update(gyroscope: x.gyroscope, accelerometer: x.accelerometer, magnetometer: field, dt: x.dt)
+            for s in filters.indices {
+                filters[s].update(gyroscope: x.gyroscope, accelerometer: x.accelerometer, magnetometer: field, dt: x.dt)
+                let a = engine.quaternion(stream: s).components, b = filters[s].quaternion.components
+                let same = (0..<4).allSatisfy { Double(a[$0]).bitPattern == Double(b[$0]).bitPattern }
+                if !same || engine.isInitialized(stream: s) != filters[s].isInitialized { differing.insert(s) }
+                compared += 1
+            }
+        }
+        for s in filters.indices where fingerprint(engine.filter(stream: s)) != fingerprint(filters[s]) {
+            differing.insert(s)
+        }
+        #expect(differing.isEmpty, "streams differing from their scalar filter: \(differing.sorted())", sourceLocation: sourceLocation)
+        #expect(compared == 19 * n && n > 20_000, sourceLocation: sourceLocation)
+        // The full groups without a stream that lacks rest estimation took the vector step at most samples.
+        let vector = engine.groups[0].vectorSteps
+        #expect(vector > n * 9 / 10, "group 0: \(vector) vector steps of \(n)", sourceLocation: sourceLocation)
+        // The attitude is not trivially the same: the streams' settings make it differ.
+        #expect(engine.quaternion(stream: 0) != engine.quaternion(stream: 1), sourceLocation: sourceLocation)
+    }
 }

@@ -150,23 +150,7 @@ struct TuneCommandTests {
     @Test func theMagnetometerCalibrationReplayedIsFusesOwn() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz\n"
-        var q = Quaternion<Double>.identity
-        let hardIron = SIMD3<Double>(300, -120, 80)
-        for k in 0..<6000 {
-            let t = Double(k) * 0.01
-            let w = SIMD3<Double>(0.9 * Double.sin(0.21 * t), 0.8 * Double.cos(0.13 * t), 0.6)
-            if k > 0 { q = (q * Quaternion(rotationVector: w * 0.01)).normalized() }
-            let a = q.inverseAct(on: SIMD3(0, 0, 9.80665))
-            let m = q.inverseAct(on: SIMD3(0, 20, -45)) + hardIron
-            let field: String
-            if k % 2 == 1 { field = ",," }  // half the rate: held by the reader
-            else if k % 250 == 0 { field = "nan,nan,nan" }
-            else if k % 333 == 0 { field = "0,0,0" }
-            else { field = "\(m.x),\(m.y),\(m.z)" }
-            text += "\(t),\(w.x),\(w.y),\(w.z),\(a.x),\(a.y),\(a.z),\(field),\(q.w),\(q.x),\(q.y),\(q.z)\n"
-        }
-        let input = try folder.write("turning.csv", text)
+        let input = try folder.write("turning.csv", Self.turningRecording())
         let recording = try TuneRecording<Double>(
             input: .file(input), truth: input, units: try InputUnits.parse([]), useMagnetometer: true,
             learnsMagnetometer: true)
@@ -190,6 +174,50 @@ struct TuneCommandTests {
                 #expect(expected > 0.01, "\(metric) candidate \(c): \(expected)° is no test")
             }
         }
+    }
+
+    /// A raw magnetometer (300 µT of hard iron) at half the rate, with NaN and zero readings, on a
+    /// device turning about all axes for 60 s at 100 Hz, with its truth: CSV text.
+    static func turningRecording() -> String {
+        var text = "t,gx,gy,gz,ax,ay,az,mx,my,mz,qw,qx,qy,qz\n"
+        var q = Quaternion<Double>.identity
+        let hardIron = SIMD3<Double>(300, -120, 80)
+        for k in 0..<6000 {
+            let t = Double(k) * 0.01
+            let w = SIMD3<Double>(0.9 * Double.sin(0.21 * t), 0.8 * Double.cos(0.13 * t), 0.6)
+            if k > 0 { q = (q * Quaternion(rotationVector: w * 0.01)).normalized() }
+            let a = q.inverseAct(on: SIMD3(0, 0, 9.80665))
+            let m = q.inverseAct(on: SIMD3(0, 20, -45)) + hardIron
+            let field: String
+            if k % 2 == 1 { field = ",," }  // half the rate: held by the reader
+            else if k % 250 == 0 { field = "nan,nan,nan" }
+            else if k % 333 == 0 { field = "0,0,0" }
+            else { field = "\(m.x),\(m.y),\(m.z)" }
+            text += "\(t),\(w.x),\(w.y),\(w.z),\(a.x),\(a.y),\(a.z),\(field),\(q.w),\(q.x),\(q.y),\(q.z)\n"
+        }
+        return text
+    }
+
+    /// The default filter's candidates run as lanes score exactly what they score as scalar states
+    /// (the scores' bits): 29 candidates, so groups of 8 Double or 16 Float lanes with the last one
+    /// padded, with the magnetometer's lag estimated or not, on BROAD's trial 24 and on the turning
+    /// recording whose online calibration changes (told to every lane), on two threads.
+    @Test(
+        .enabled(if: BroadData.required, "BROAD data not found at ../shared/reference-data/broad"),
+        arguments: ["double", "float"])
+    func lanesScoreExactlyAsScalarStates(precision: String) throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let turning = try folder.write("turning.csv", Self.turningRecording())
+        let trial = BroadData.folder.appendingPathComponent("24_disturbed_tapping_A.csv").path
+        let command = try TuneCommand.parse([
+            trial, turning, "--set", "accelerometerTimeConstant=1...8:7:log", "--set", "magnetometerTimeConstant=10,40",
+            "--set", "estimatesMagnetometerLatency=true,false", "--precision", precision, "--jobs", "2",
+        ])
+        let lanes = try command.report(), scalar = try command.report(lanes: false)
+        #expect(lanes.candidates == 29 && lanes.scores.count == 58)
+        #expect(lanes.scores.map(\.bitPattern) == scalar.scores.map(\.bitPattern))
+        #expect(lanes.scores.allSatisfy { $0.isFinite && $0 > 0.01 } && Set(lanes.scores).count > 20)
     }
 
     @Test func recordingsTheMetricCannotScoreAreRefused() throws {

@@ -155,6 +155,13 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
     /// The square of the rate, (rad/s)², from which a gyroscope reading is corrupt: 1000 rad/s.
     @inlinable static var implausibleRate2: Scalar { 1_000_000 }
 
+    /// Whether a gyroscope reading is corrupt: not finite, or of 1000 rad/s or more. The filter gets
+    /// such a reading as NaN (and the output the ``FusionFlags/gyroscopeInvalid`` flag).
+    @inlinable @inline(__always)
+    package static func isCorrupt(gyroscope: SIMD3<Scalar>) -> Bool {
+        !VectorCheck.isFinite(gyroscope) || !((gyroscope * gyroscope).sum() < implausibleRate2)
+    }
+
     /// ``update(timestamp:gyroscope:accelerometer:magnetometer:)`` for readings the
     /// ``calibration`` has already been applied to (``SensorCalibration/apply(gyroscope:accelerometer:magnetometer:)``).
     @inlinable @inline(__always)
@@ -178,7 +185,7 @@ public struct FusionStream<Filter: AttitudeFilter>: Sendable {
         var gyroscope = gyroscope
         // No gyroscope measures 1000 rad/s: such a reading is corrupt, and every filter is given
         // it as NaN, which none integrates (they differed: one skipped it, others integrated it).
-        if !VectorCheck.isFinite(gyroscope) || !((gyroscope * gyroscope).sum() < Self.implausibleRate2) {
+        if Self.isCorrupt(gyroscope: gyroscope) {
             flags.insert(.gyroscopeInvalid)
             gyroscope = SIMD3(repeating: .nan)
         }

@@ -70,6 +70,10 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         @usableFromInline var gyroscopeThreshold2 = Lanes(), accelerometerThreshold2 = Lanes()
         @usableFromInline var restMinimumDuration = Lanes(), correctionInterval = Lanes(), restTimeConstant = Lanes()
         @usableFromInline var compensatesLatency = Lanes()
+        // The filter's output rotation fromNWU ⊗ heading ⊗ inclination (its `output9`, which changes
+        // only at correction steps), and 1 where it is made for the filter's frame.
+        @usableFromInline var o9w = Lanes(), o9x = Lanes(), o9y = Lanes(), o9z = Lanes()
+        @usableFromInline var outputReady = Lanes()
         /// 1 where the vector step applies to the stream (initialized, both rest low-passes seeded,
         /// rest estimated, gains cached), else 0.
         @usableFromInline var eligible = Lanes()
@@ -191,47 +195,136 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
                     for t in 0..<samples.stepCount {
                         let step = input + t &* channels &* groupCount
                         for g in range where t < longest[g] {
-                            let sample = step + g
-                            if t < shortest[g] && state[g].allEligible {
-                                let corrections = nineD
-                                    ? Self.vectorStep(&state[g], sample, stride: groupCount, nineD: true)
-                                    : Self.vectorStep(&state[g], sample, stride: groupCount, nineD: false)
-                                if let corrections {
-                                    state[g].vectorSteps &+= 1
-                                    if any(corrections) {
-                                        for l in 0..<lanes where corrections[l] {
-                                            let filter = filters + (g &* lanes &+ l)
-                                            Self.store(&state[g], lane: l, into: &filter.pointee)
-                                            filter.pointee.correct()
-                                            Self.load(&state[g], lane: l, from: filter.pointee)
-                                        }
-                                    }
-                                    continue
-                                }
-                            }
-                            // The scalar filter, stream by stream, for this step of this group.
-                            for l in 0..<lanes {
-                                let s = g &* lanes &+ l
-                                guard s < streams, t < samples.lengths[s] else { continue }
-                                let filter = filters + s
-                                Self.store(&state[g], lane: l, into: &filter.pointee)
-                                let gyroscope = SIMD3(sample[0][l], sample[groupCount][l], sample[2 &* groupCount][l])
-                                let accelerometer = SIMD3(
-                                    sample[3 &* groupCount][l], sample[4 &* groupCount][l], sample[5 &* groupCount][l])
-                                let magnetometer: SIMD3<Scalar>? = nineD
-                                    ? SIMD3(sample[7 &* groupCount][l], sample[8 &* groupCount][l], sample[9 &* groupCount][l])
-                                    : nil
-                                filter.pointee.update(
-                                    gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer,
-                                    dt: sample[6 &* groupCount][l])
-                                Self.load(&state[g], lane: l, from: filter.pointee)
-                            }
-                            Self.refreshEligibility(&state[g])
+                            let first = g &* lanes
+                            Self.advance(
+                                &state[g], filters: filters + first, sample: step + g, stride: groupCount, nineD: nineD,
+                                vector: t < shortest[g]
+                            ) { l in first &+ l < streams && t < samples.lengths[first &+ l] }
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Advances every stream by one sample, the same readings for all of them: the streams differ
+    /// only in their settings (the candidates of a search over settings, as `motion tune` runs
+    /// them). Each stream computes what its scalar filter's
+    /// ``InertialFrameFilter/update(gyroscope:accelerometer:magnetometer:dt:)`` computes with these
+    /// arguments, bit for bit, by the vector step where it applies (see the type's description);
+    /// `magnetometer` nil is a 6D step. Allocates nothing.
+    @inlinable
+    public mutating func update(
+        gyroscope: SIMD3<Scalar>, accelerometer: SIMD3<Scalar>, magnetometer: SIMD3<Scalar>?, dt: Scalar
+    ) {
+        let lanes = Lanes.scalarCount
+        let streams = streamCount
+        let m = magnetometer ?? .zero
+        // The sample in the layout `process` reads (channel k at `sample[k * stride]`), broadcast.
+        withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 10) { buffer in
+            guard let sample = buffer.baseAddress else { return }
+            sample.initialize(to: Lanes(repeating: gyroscope.x))
+            (sample + 1).initialize(to: Lanes(repeating: gyroscope.y))
+            (sample + 2).initialize(to: Lanes(repeating: gyroscope.z))
+            (sample + 3).initialize(to: Lanes(repeating: accelerometer.x))
+            (sample + 4).initialize(to: Lanes(repeating: accelerometer.y))
+            (sample + 5).initialize(to: Lanes(repeating: accelerometer.z))
+            (sample + 6).initialize(to: Lanes(repeating: dt))
+            (sample + 7).initialize(to: Lanes(repeating: m.x))
+            (sample + 8).initialize(to: Lanes(repeating: m.y))
+            (sample + 9).initialize(to: Lanes(repeating: m.z))
+            self.groups.withUnsafeMutableBufferPointer { state in
+                self.filters.withUnsafeMutableBufferPointer { filters in
+                    guard let base = state.baseAddress, let filters = filters.baseAddress else { return }
+                    for g in 0..<state.count {
+                        let first = g &* lanes
+                        Self.advance(
+                            &base[g], filters: filters + first, sample: sample, stride: 1, nineD: magnetometer != nil,
+                            vector: true
+                        ) { l in first &+ l < streams }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Tells every stream's filter that the magnetometer's calibration changed
+    /// (``InertialFrameFilter/magnetometerCalibrationChanged()``), as ``FusionStream`` tells its
+    /// filter when its online calibration changes.
+    public mutating func magnetometerCalibrationChanged() {
+        let lanes = Lanes.scalarCount
+        for s in 0..<streamCount {
+            Self.store(&groups[s / lanes], lane: s % lanes, into: &filters[s])
+            filters[s].magnetometerCalibrationChanged()
+            Self.load(&groups[s / lanes], lane: s % lanes, from: filters[s])
+        }
+        for g in groups.indices { Self.refreshEligibility(&groups[g]) }
+    }
+
+    /// Whether stream `stream`'s filter has initialized (``InertialFrameFilter/isInitialized``).
+    @inlinable
+    public func isInitialized(stream: Int) -> Bool {
+        precondition(stream >= 0 && stream < streamCount, "stream out of range")
+        return filters[stream].initialized
+    }
+
+    /// Stream `stream`'s attitude, ``InertialFrameFilter/quaternion`` of ``filter(stream:)`` bit for
+    /// bit, without copying the stream's filter once its output rotation is made (at its first
+    /// correction step): one quaternion product per call then.
+    @inlinable
+    public func quaternion(stream: Int) -> Quaternion<Scalar> {
+        precondition(stream >= 0 && stream < streamCount, "stream out of range")
+        let g = stream / Lanes.scalarCount, l = stream % Lanes.scalarCount
+        return groups.withUnsafeBufferPointer { groups in
+            let s = groups.baseAddress! + g  // read in place: a group is kilobytes
+            guard s.pointee.outputReady[l] == 1 else { return filter(stream: stream).quaternion }
+            let output = Quaternion(w: s.pointee.o9w[l], x: s.pointee.o9x[l], y: s.pointee.o9y[l], z: s.pointee.o9z[l])
+            let strapdown = Quaternion(w: s.pointee.qw[l], x: s.pointee.qx[l], y: s.pointee.qy[l], z: s.pointee.qz[l])
+            return (output * strapdown).normalizedFast()
+        }
+    }
+
+    /// One step of one group: the vector step when `vector` is true and every lane's sample allows
+    /// it, with each due correction step run by the stream's scalar filter; otherwise the scalar
+    /// filter of every lane `l` for which `active(l)`. `filters` points at the group's first
+    /// stream's filter; channel k of the sample is at `sample[k * stride]`.
+    @inlinable @inline(__always)
+    static func advance(
+        _ group: inout Group, filters: UnsafeMutablePointer<Filter>, sample: UnsafePointer<Lanes>, stride: Int,
+        nineD: Bool, vector: Bool, active: (Int) -> Bool
+    ) {
+        let lanes = Lanes.scalarCount
+        if vector && group.allEligible {
+            let corrections = nineD
+                ? vectorStep(&group, sample, stride: stride, nineD: true)
+                : vectorStep(&group, sample, stride: stride, nineD: false)
+            if let corrections {
+                group.vectorSteps &+= 1
+                if any(corrections) {
+                    for l in 0..<lanes where corrections[l] {
+                        let filter = filters + l
+                        store(&group, lane: l, into: &filter.pointee)
+                        filter.pointee.correct()
+                        load(&group, lane: l, from: filter.pointee)
+                    }
+                }
+                return
+            }
+        }
+        // The scalar filter, stream by stream, for this step of this group.
+        for l in 0..<lanes where active(l) {
+            let filter = filters + l
+            store(&group, lane: l, into: &filter.pointee)
+            let gyroscope = SIMD3(sample[0][l], sample[stride][l], sample[2 &* stride][l])
+            let accelerometer = SIMD3(sample[3 &* stride][l], sample[4 &* stride][l], sample[5 &* stride][l])
+            let magnetometer: SIMD3<Scalar>? = nineD
+                ? SIMD3(sample[7 &* stride][l], sample[8 &* stride][l], sample[9 &* stride][l])
+                : nil
+            filter.pointee.update(
+                gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer, dt: sample[6 &* stride][l])
+            load(&group, lane: l, from: filter.pointee)
+        }
+        refreshEligibility(&group)
     }
 
     /// Lane-wise `|v| ≥ least normal` and `≤ greatest finite` for a non-negative or NaN `v`: `isNormal`.
@@ -464,6 +557,11 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         s.correctionInterval[l] = f.settings.correctionInterval
         s.restTimeConstant[l] = f.settings.restTimeConstant
         s.compensatesLatency[l] = f.settings.estimatesMagnetometerLatency ? 1 : 0
+        s.o9w[l] = f.output9.w
+        s.o9x[l] = f.output9.x
+        s.o9y[l] = f.output9.y
+        s.o9z[l] = f.output9.z
+        s.outputReady[l] = f.outputFrame == f.settings.frame ? 1 : 0
         let eligible = f.initialized && f.rest.gyroscope.seeded && f.rest.accelerometer.seeded
             && f.settings.estimatesBiasAtRest && gains.tolerance >= 0
         s.eligible[l] = eligible ? 1 : 0
