@@ -18,6 +18,11 @@ public protocol FusionLanes: SIMD, Sendable where Scalar: FusionScalar {
     static func laneGreater(_ a: Self, _ b: Self) -> SIMDMask<MaskStorage>
     static func laneGreaterOrEqual(_ a: Self, _ b: Self) -> SIMDMask<MaskStorage>
     static func laneEqual(_ a: Self, _ b: Self) -> SIMDMask<MaskStorage>
+    /// Whether every lane of `mask` is true, and whether any is: the standard library's `all(_:)`
+    /// and `any(_:)`, which reduce a mask by an out-of-line loop (`min()`, `max()` of its storage,
+    /// a call per test in the engines' steps), by halving the vector instead.
+    static func allLanes(_ mask: SIMDMask<MaskStorage>) -> Bool
+    static func anyLane(_ mask: SIMDMask<MaskStorage>) -> Bool
 }
 
 extension SIMD2: FusionLanes where Scalar: FusionScalar {
@@ -294,5 +299,126 @@ extension FusionLanes {
         let bitsA = unsafeBitCast(a, to: MaskStorage.self)
         let bitsB = unsafeBitCast(b, to: MaskStorage.self)
         return unsafeBitCast((bitsA & m) | (bitsB & ~m), to: Self.self)
+    }
+}
+
+// Mask reductions (see ``FusionLanes/allLanes(_:)``): a lane of a mask is 0 or −1 (every bit set).
+extension SIMD2 where Scalar: FusionScalar {
+    @inlinable @inline(__always)
+    public static func allLanes(_ mask: SIMDMask<MaskStorage>) -> Bool {
+        if Scalar.self == Float.self {
+            let v = unsafeBitCast(mask, to: SIMD2<Int32>.self)
+            return v[0] & v[1] == -1
+        } else {
+            let v = unsafeBitCast(mask, to: SIMD2<Int64>.self)
+            return v[0] & v[1] == -1
+        }
+    }
+
+    @inlinable @inline(__always)
+    public static func anyLane(_ mask: SIMDMask<MaskStorage>) -> Bool {
+        if Scalar.self == Float.self {
+            let v = unsafeBitCast(mask, to: SIMD2<Int32>.self)
+            return v[0] | v[1] != 0
+        } else {
+            let v = unsafeBitCast(mask, to: SIMD2<Int64>.self)
+            return v[0] | v[1] != 0
+        }
+    }
+}
+
+extension SIMD4 where Scalar: FusionScalar {
+    @inlinable @inline(__always)
+    public static func allLanes(_ mask: SIMDMask<MaskStorage>) -> Bool {
+        if Scalar.self == Float.self {
+            let v = unsafeBitCast(mask, to: SIMD4<Int32>.self)
+            let h0 = v.lowHalf & v.highHalf
+            return h0[0] & h0[1] == -1
+        } else {
+            let v = unsafeBitCast(mask, to: SIMD4<Int64>.self)
+            let h0 = v.lowHalf & v.highHalf
+            return h0[0] & h0[1] == -1
+        }
+    }
+
+    @inlinable @inline(__always)
+    public static func anyLane(_ mask: SIMDMask<MaskStorage>) -> Bool {
+        if Scalar.self == Float.self {
+            let v = unsafeBitCast(mask, to: SIMD4<Int32>.self)
+            let h0 = v.lowHalf | v.highHalf
+            return h0[0] | h0[1] != 0
+        } else {
+            let v = unsafeBitCast(mask, to: SIMD4<Int64>.self)
+            let h0 = v.lowHalf | v.highHalf
+            return h0[0] | h0[1] != 0
+        }
+    }
+}
+
+extension SIMD8 where Scalar: FusionScalar {
+    @inlinable @inline(__always)
+    public static func allLanes(_ mask: SIMDMask<MaskStorage>) -> Bool {
+        if Scalar.self == Float.self {
+            let v = unsafeBitCast(mask, to: SIMD8<Int32>.self)
+            let h0 = v.lowHalf & v.highHalf
+            let h1 = h0.lowHalf & h0.highHalf
+            return h1[0] & h1[1] == -1
+        } else {
+            let v = unsafeBitCast(mask, to: SIMD8<Int64>.self)
+            let h0 = v.lowHalf & v.highHalf
+            let h1 = h0.lowHalf & h0.highHalf
+            return h1[0] & h1[1] == -1
+        }
+    }
+
+    @inlinable @inline(__always)
+    public static func anyLane(_ mask: SIMDMask<MaskStorage>) -> Bool {
+        if Scalar.self == Float.self {
+            let v = unsafeBitCast(mask, to: SIMD8<Int32>.self)
+            let h0 = v.lowHalf | v.highHalf
+            let h1 = h0.lowHalf | h0.highHalf
+            return h1[0] | h1[1] != 0
+        } else {
+            let v = unsafeBitCast(mask, to: SIMD8<Int64>.self)
+            let h0 = v.lowHalf | v.highHalf
+            let h1 = h0.lowHalf | h0.highHalf
+            return h1[0] | h1[1] != 0
+        }
+    }
+}
+
+extension SIMD16 where Scalar: FusionScalar {
+    @inlinable @inline(__always)
+    public static func allLanes(_ mask: SIMDMask<MaskStorage>) -> Bool {
+        if Scalar.self == Float.self {
+            let v = unsafeBitCast(mask, to: SIMD16<Int32>.self)
+            let h0 = v.lowHalf & v.highHalf
+            let h1 = h0.lowHalf & h0.highHalf
+            let h2 = h1.lowHalf & h1.highHalf
+            return h2[0] & h2[1] == -1
+        } else {
+            let v = unsafeBitCast(mask, to: SIMD16<Int64>.self)
+            let h0 = v.lowHalf & v.highHalf
+            let h1 = h0.lowHalf & h0.highHalf
+            let h2 = h1.lowHalf & h1.highHalf
+            return h2[0] & h2[1] == -1
+        }
+    }
+
+    @inlinable @inline(__always)
+    public static func anyLane(_ mask: SIMDMask<MaskStorage>) -> Bool {
+        if Scalar.self == Float.self {
+            let v = unsafeBitCast(mask, to: SIMD16<Int32>.self)
+            let h0 = v.lowHalf | v.highHalf
+            let h1 = h0.lowHalf | h0.highHalf
+            let h2 = h1.lowHalf | h1.highHalf
+            return h2[0] | h2[1] != 0
+        } else {
+            let v = unsafeBitCast(mask, to: SIMD16<Int64>.self)
+            let h0 = v.lowHalf | v.highHalf
+            let h1 = h0.lowHalf | h0.highHalf
+            let h2 = h1.lowHalf | h1.highHalf
+            return h2[0] | h2[1] != 0
+        }
     }
 }

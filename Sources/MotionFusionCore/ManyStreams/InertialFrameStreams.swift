@@ -300,7 +300,7 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
                 : vectorStep(&group, sample, stride: stride, nineD: false)
             if let corrections {
                 group.vectorSteps &+= 1
-                if any(corrections) {
+                if Lanes.anyLane(corrections) {
                     for l in 0..<lanes where corrections[l] {
                         let filter = filters + l
                         store(&group, lane: l, into: &filter.pointee)
@@ -352,7 +352,7 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         let keep = Lanes.laneLessOrEqual(offset, s.tolerance)
         var ok = keep
         var gainDt = s.dt, tolerance = s.tolerance, restGain = s.restGain
-        if !all(keep) {
+        if !Lanes.allLanes(keep) {
             let valid = Lanes.laneGreater(dt, zero) .& Lanes.laneLessOrEqual(dt, Lanes(repeating: .greatestFiniteMagnitude))
             let tau = s.restTimeConstant
             let positive = Lanes.laneGreater(tau, zero)
@@ -379,7 +379,7 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         // A usable accelerometer reading within the inclination average's limit.
         let a2 = (ax * ax + ay * ay) + az * az
         ok = ok .& isNormal(a2) .& Lanes.laneLess(a2, Lanes(repeating: 1e6))
-        guard all(ok) else { return nil }
+        guard Lanes.allLanes(ok) else { return nil }
         s.dt = gainDt
         s.tolerance = tolerance
         s.restGain = restGain
@@ -439,7 +439,7 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         if nineD {
             let mx = sample[7 &* stride], my = sample[8 &* stride], mz = sample[9 &* stride]
             let used = isNormal((mx * mx + my * my) + mz * mz)
-            if any(used) {
+            if Lanes.anyLane(used) {
                 // The reading compensated for the lag (where the stream estimates it).
                 let compensates = used .& Lanes.laneEqual(s.compensatesLatency, one)
                 let cx = ry * mz - rz * my, cy = rz * mx - rx * mz, cz = rx * my - ry * mx
@@ -570,6 +570,6 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
     /// Sets the group's flag: every lane eligible for the vector step.
     @inlinable
     static func refreshEligibility(_ s: inout Group) {
-        s.allEligible = all(Lanes.laneEqual(s.eligible, Lanes(repeating: 1)))
+        s.allEligible = Lanes.allLanes(Lanes.laneEqual(s.eligible, Lanes(repeating: 1)))
     }
 }

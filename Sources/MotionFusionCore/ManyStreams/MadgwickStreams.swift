@@ -197,13 +197,13 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
                     let dt = input + t &* channels &* groupCount + 6 &* groupCount
                     for g in range { anyLong = anyLong .| Lanes.laneLess(longestStep, dt[g]) }
                 }
-                let checksSteps = any(anyLong)
+                let checksSteps = Lanes.anyLane(anyLong)
                 for t in 0..<stepCount {
                     let step = input + t &* channels &* groupCount
                     for g in range where t < longest[g] {
                         // Channel c of this group at this step is step[c * groupCount + g].
                         let sample = step + g
-                        let longStep = checksSteps && any(Lanes.laneLess(longestStep, sample[6 &* groupCount]))
+                        let longStep = checksSteps && Lanes.anyLane(Lanes.laneLess(longestStep, sample[6 &* groupCount]))
                         if t < shortest[g] && state[g].allInitialized && !longStep {
                             // The fast path: every stream of the group active and initialized, every
                             // step at most longestStep.
@@ -290,7 +290,7 @@ public struct MadgwickStreams<Lanes: FusionLanes>: Sendable {
 
         var n2 = (s.w * s.w + s.x * s.x) + (s.y * s.y + s.z * s.z)
         let inRange = Lanes.laneGreater(n2, Lanes(repeating: 0.25)) .& Lanes.laneLess(n2, Lanes(repeating: 4))
-        if any(live .& .!inRange) {
+        if Lanes.anyLane(live .& .!inRange) {
             for l in 0..<Lanes.scalarCount where live[l] && !inRange[l] {
                 let q = Quaternion(w: s.w[l], x: s.x[l], y: s.y[l], z: s.z[l]).normalized()
                 s.w[l] = q.w
