@@ -100,6 +100,8 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
             {
                 return scoreLanes(SIMD8<Double>.self, settings, on: double)
             }
+            // Not silently the scalar path: the tests compare the two.
+            preconditionFailure("tune: no lanes for \(F.self)")
         }
         return scoreScalar(filters, on: recording)
     }

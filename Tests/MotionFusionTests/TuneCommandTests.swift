@@ -214,6 +214,10 @@ struct TuneCommandTests {
             trial, turning, "--set", "accelerometerTimeConstant=1...8:7:log", "--set", "magnetometerTimeConstant=10,40",
             "--set", "estimatesMagnetometerLatency=true,false", "--precision", precision, "--jobs", "2",
         ])
+        let recording = try TuneRecording<Double>(
+            input: .file(turning), truth: turning, units: try InputUnits.parse([]), useMagnetometer: true,
+            learnsMagnetometer: true)
+        #expect(recording.samples.contains { $0.calibrationChanged })  // told to every lane
         let lanes = try command.report(), scalar = try command.report(lanes: false)
         #expect(lanes.candidates == 29 && lanes.scores.count == 58)
         #expect(lanes.scores.map(\.bitPattern) == scalar.scores.map(\.bitPattern))

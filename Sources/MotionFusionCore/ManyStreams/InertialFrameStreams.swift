@@ -23,7 +23,9 @@
 ///
 /// Read a stream's outputs from ``filter(stream:)``: the scalar filter with that stream's state, whose
 /// attitude, bias, rest and disturbance flags are those of a scalar filter fed the same samples
-/// (and which can continue on its own).
+/// (and which can continue on its own); ``quaternion(stream:)`` and ``isInitialized(stream:)`` read
+/// the attitude alone without copying the filter. ``update(gyroscope:accelerometer:magnetometer:dt:)``
+/// gives every stream the same readings (streams that differ in their settings only).
 ///
 /// ```swift
 /// let samples = MultiStreamSamples<SIMD8<Float>>(recordings: recordings)
@@ -70,8 +72,8 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         @usableFromInline var gyroscopeThreshold2 = Lanes(), accelerometerThreshold2 = Lanes()
         @usableFromInline var restMinimumDuration = Lanes(), correctionInterval = Lanes(), restTimeConstant = Lanes()
         @usableFromInline var compensatesLatency = Lanes()
-        // The filter's output rotation fromNWU ⊗ heading ⊗ inclination (its `output9`, which changes
-        // only at correction steps), and 1 where it is made for the filter's frame.
+        // The filter's output rotation fromNWU ⊗ heading ⊗ inclination (its `output9`, made when it
+        // initializes or resets and at correction steps), and 1 where it is made for the filter's frame.
         @usableFromInline var o9w = Lanes(), o9x = Lanes(), o9y = Lanes(), o9z = Lanes()
         @usableFromInline var outputReady = Lanes()
         /// 1 where the vector step applies to the stream (initialized, both rest low-passes seeded,
@@ -220,19 +222,15 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
         let lanes = Lanes.scalarCount
         let streams = streamCount
         let m = magnetometer ?? .zero
-        // The sample in the layout `process` reads (channel k at `sample[k * stride]`), broadcast.
-        withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 10) { buffer in
-            guard let sample = buffer.baseAddress else { return }
-            sample.initialize(to: Lanes(repeating: gyroscope.x))
-            (sample + 1).initialize(to: Lanes(repeating: gyroscope.y))
-            (sample + 2).initialize(to: Lanes(repeating: gyroscope.z))
-            (sample + 3).initialize(to: Lanes(repeating: accelerometer.x))
-            (sample + 4).initialize(to: Lanes(repeating: accelerometer.y))
-            (sample + 5).initialize(to: Lanes(repeating: accelerometer.z))
-            (sample + 6).initialize(to: Lanes(repeating: dt))
-            (sample + 7).initialize(to: Lanes(repeating: m.x))
-            (sample + 8).initialize(to: Lanes(repeating: m.y))
-            (sample + 9).initialize(to: Lanes(repeating: m.z))
+        // The sample in the layout `process` reads (channel k at `sample[k * stride]`), broadcast, in
+        // a tuple on the stack (withUnsafeTemporaryAllocation puts more than 1 KB on the heap in
+        // Embedded Swift: 10 SIMD16<Double> are 1,280 bytes).
+        var broadcast = (
+            Lanes(repeating: gyroscope.x), Lanes(repeating: gyroscope.y), Lanes(repeating: gyroscope.z),
+            Lanes(repeating: accelerometer.x), Lanes(repeating: accelerometer.y), Lanes(repeating: accelerometer.z),
+            Lanes(repeating: dt), Lanes(repeating: m.x), Lanes(repeating: m.y), Lanes(repeating: m.z))
+        withUnsafeBytes(of: &broadcast) { raw in
+            guard let sample = raw.baseAddress?.assumingMemoryBound(to: Lanes.self) else { return }
             self.groups.withUnsafeMutableBufferPointer { state in
                 self.filters.withUnsafeMutableBufferPointer { filters in
                     guard let base = state.baseAddress, let filters = filters.baseAddress else { return }
@@ -269,8 +267,8 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
     }
 
     /// Stream `stream`'s attitude, ``InertialFrameFilter/quaternion`` of ``filter(stream:)`` bit for
-    /// bit, without copying the stream's filter once its output rotation is made (at its first
-    /// correction step): one quaternion product per call then.
+    /// bit, without copying the stream's filter once its output rotation is made (when the filter
+    /// initializes): one quaternion product per call then.
     @inlinable
     public func quaternion(stream: Int) -> Quaternion<Scalar> {
         precondition(stream >= 0 && stream < streamCount, "stream out of range")
