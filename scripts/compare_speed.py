@@ -73,16 +73,16 @@ What is timed:
 
 --goals adds, in the same run, what the speed work's goals are judged on and a table of them, each
 with its value, its goal and whether it is met: one stream against Fusion's C (ours / Fusion: the
-default filter at most 1.0×, Madgwick at most 0.9×; ours the faster of the run's two portable
-benches of it, the main one and the lanes' one, as the fastest run counts everywhere); the many-stream engines' speed-up over one
-stream of the same binary (default filter ≥ 3× portable and ≥ 8× host, Madgwick ≥ 4× and ≥ 10×),
-for the portable build and for a host build (``swift build -c release --product motion --scratch-path
-.build/host-cpu -Xswiftc -target-cpu -Xswiftc native -Xcc -march=native``, or --host-motion PATH);
-the estimated Cortex-M4 cycles against Fusion's (``scripts/embedded --opt O``: default at most 1.5×,
-Madgwick at most 1.0×); and the latency at 1 kHz against the operating system's floor measured in
-the same bench run (``motion bench --latency --rates 1000 --json``: every path within 25 µs of the
-floor at p50 and within 2× its p99). It takes about eight minutes more on 2 cores (the host build,
-the first time, and scripts/embedded are most of it).
+default filter at most 1.0×, Madgwick at most 0.9×, from the main bench); the many-stream
+engines' speed-up over one stream of the same binary and bench (default filter ≥ 3× portable and
+≥ 8× host, Madgwick ≥ 4× and ≥ 10×), for the portable build (the main bench) and for a host
+build (``swift build -c release --product motion --scratch-path .build/host-cpu -Xswiftc
+-target-cpu -Xswiftc native -Xcc -march=native``, or --host-motion PATH); the estimated Cortex-M4
+cycles against Fusion's (``scripts/embedded --opt O --cycles FILE``: default at most 1.5×, Madgwick
+at most 1.0×); and the latency at 1 kHz against the operating system's floor measured in the same
+bench run (``motion bench --latency --rates 1000 --json``: every path within 25 µs of the floor at
+p50 and within 2× its p99). It takes up to eight minutes more on 2 cores (the host build, the
+first time, and scripts/embedded are most of it).
 
 Ratios are the peer's time divided by ours (> 1: ours is faster): against the comparable filter of
 ours (inertial for VQF, BasicVQF and imufusion's AHRS; madgwick, mahony, complementary for ahrs's
@@ -102,6 +102,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from csv import DictReader
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -514,11 +515,13 @@ def write_input_csv(path: Path, t, gyr, acc, mag) -> None:
     np.savetxt(path, np.hstack(arrays), delimiter=",", header=header, comments="", fmt="%.17g")
 
 
-def run_ours(args, motion: Path, csv: Path):
-    result = subprocess.run([str(motion), "bench", "--input", str(csv), "--json", "--repeats", str(args.repeats)],
-                            capture_output=True, text=True)
+def run_ours(args, motion: Path, csv: Path, extra: tuple = ()):
+    """(single, many) rows of ``motion bench --input CSV --json`` (and ``extra`` arguments): dicts
+    with filter, scalar, mode, streams and ns; the step detector's rows left out."""
+    command = [str(motion), "bench", "--input", str(csv), "--json", "--repeats", str(args.repeats), *extra]
+    result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
-        fail(f"motion bench failed:\n{result.stderr}")
+        fail(f"{' '.join(command)} failed:\n{result.stderr}")
     try:
         rows = json.loads(result.stdout)
     except json.JSONDecodeError as error:
@@ -711,17 +714,9 @@ def build_host_motion() -> Path:
     return ROOT / HOST_SCRATCH / "release" / "motion"
 
 
-def run_lanes(args, motion: Path, csv: Path):
-    """(single, many) rows of ``motion bench`` for the two filters with a many-stream engine."""
-    command = [str(motion), "bench", "--input", str(csv), "--json", "--repeats", str(args.repeats),
-               "--filter", "inertial", "--filter", "madgwick", "--streams", "1", "--streams", "256"]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        fail(f"{' '.join(command)} failed:\n{result.stderr}")
-    rows = json.loads(result.stdout)
-    single = {(r["filter"], r["scalar"], r["mode"]): float(r["nsPerSample"]) for r in rows if r["streams"] == 1}
-    many = {(r["filter"], r["scalar"], r["mode"]): float(r["nsPerSample"]) for r in rows if r["streams"] > 1}
-    return single, many
+def by_key(rows: list, streams: int) -> dict:
+    """(filter, scalar, mode) -> ns of the rows of ``run_ours`` with ``streams`` streams."""
+    return {(r["filter"], r["scalar"], r["mode"]): r["ns"] for r in rows if r["streams"] == streams}
 
 
 def run_latency(motion: Path) -> dict:
@@ -734,40 +729,38 @@ def run_latency(motion: Path) -> dict:
 
 
 def run_embedded() -> dict:
-    """``scripts/embedded --opt O``: firmware label -> estimated Cortex-M4 cycles per sample."""
-    command = [str(ROOT / "scripts" / "embedded"), "--opt", "O"]
-    print("running scripts/embedded --opt O (a few minutes) ...", file=sys.stderr)
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        fail(f"scripts/embedded failed:\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
-    cycles = {}
-    for line in result.stdout.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if line.startswith("| ") and len(cells) >= 10 and cells[-1] not in ("—", "-"):
-            try:
-                cycles[cells[0]] = float(cells[-1])
-            except ValueError:
-                pass
-    for label in ("InertialFrameFilter (default)", "MadgwickFilter", "x-io Fusion 1.3.3 C AHRS"):
-        if label not in cycles:
-            fail(f"scripts/embedded printed no estimated cycles for {label}")
+    """``scripts/embedded --opt O``: firmware (default, madgwick, fusion, ...) -> estimated
+    Cortex-M4 cycles per sample, from the table it writes with ``--cycles``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Path(tmp) / "cycles.tsv"
+        command = [str(ROOT / "scripts" / "embedded"), "--opt", "O", "--cycles", str(table)]
+        print("running scripts/embedded --opt O (a few minutes) ...", file=sys.stderr)
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            fail(f"scripts/embedded failed:\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
+        if not table.is_file():
+            fail(f"scripts/embedded wrote no {table.name} (--cycles)")
+        with open(table, newline="") as f:
+            cycles = {row["firmware"]: float(row["cycles"]) for row in DictReader(f, delimiter="\t")}
+    for name in ("default", "madgwick", "fusion"):
+        if name not in cycles:
+            fail(f"scripts/embedded wrote no estimated cycles for {name}")
     return cycles
 
 
-def goals_table(fusion_ns: dict, lookup: dict, portable: tuple, host: tuple, latency: dict, cycles: dict) -> Table:
+def goals_table(fusion_ns: dict, portable: tuple, host: tuple, latency: dict, cycles: dict) -> Table:
+    """The goals of the speed work: ``portable`` and ``host`` are (one stream, 256 streams) ns by
+    (filter, scalar, mode), the portable one from the run's main bench."""
     table = Table("Goals of the speed work, this run", ["area", "measure", "value", "goal", ""], "lllll")
 
     def verdict(ok):
         return "met" if ok else "missed"
 
-    # Ours one stream: the faster of this run's two portable measurements (the main bench and the
-    # lanes' bench), each already the best of --repeats runs: the fastest run counts, as for Fusion.
     single, _ = portable
     for name, limit in (("inertial", 1.0), ("madgwick", 0.9)):
         for scalar in ("Double", "Float"):
             for mode in MODES:
-                both = [v for v in (single.get((name, scalar, mode)), lookup.get((name, scalar, mode))) if v]
-                ours = min(both) if both else None
+                ours = single.get((name, scalar, mode))
                 peer = fusion_ns.get(mode)
                 if ours is None or peer is None:
                     continue
@@ -785,10 +778,10 @@ def goals_table(fusion_ns: dict, lookup: dict, portable: tuple, host: tuple, lat
                     r = one[key] / many[key]
                     table.add("many lanes", f"{name} {scalar} {mode}, 256 streams, {build}: × one stream",
                               f"{r:.2f}×", f"≥ {goal:g}×", verdict(r >= goal))
-    fusion_cycles = cycles["x-io Fusion 1.3.3 C AHRS"]
-    for label, name, limit in (("InertialFrameFilter (default)", "inertial", 1.5), ("MadgwickFilter", "madgwick", 1.0)):
-        r = cycles[label] / fusion_cycles
-        table.add("Cortex-M4", f"{name} estimated cycles / Fusion's ({cycles[label]:.1f} / {fusion_cycles:.1f})",
+    fusion_cycles = cycles["fusion"]
+    for firmware, name, limit in (("default", "inertial", 1.5), ("madgwick", "madgwick", 1.0)):
+        r = cycles[firmware] / fusion_cycles
+        table.add("Cortex-M4", f"{name} estimated cycles / Fusion's ({cycles[firmware]:.1f} / {fusion_cycles:.1f})",
                   f"{r:.2f}×", f"≤ {limit:g}×", verdict(r <= limit))
     floor = latency.get("floor")
     for path in ("handler", "stream", "pull"):
@@ -804,8 +797,8 @@ def goals_table(fusion_ns: dict, lookup: dict, portable: tuple, host: tuple, lat
                   f"{times:.2f}×", "≤ 2×", verdict(times <= 2))
     met = sum(1 for r in table.rows if r[-1] == "met")
     table.notes = [f"  {met} of {len(table.rows)} met. One stream: ours / Fusion's C ns on the same samples (< 1:"
-                   " ours is faster; ours the faster of the run's two portable benches). Lanes: the same"
-                   " binary's one-stream ns / its 256-stream ns, from one bench."]
+                   " ours is faster). Lanes: the same binary's one-stream ns / its 256-stream ns, from one bench"
+                   " (portable: the run's main bench)."]
     return table
 
 
@@ -874,15 +867,16 @@ def main() -> int:
             host_motion = Path(args.host_motion).resolve() if args.host_motion else build_host_motion()
             if not host_motion.is_file():
                 fail(f"--host-motion: no executable at {host_motion}")
-            portable = run_lanes(args, motion, csv)
-            host = run_lanes(args, host_motion, csv)
+            lanes = ("--filter", "inertial", "--filter", "madgwick", "--streams", "1", "--streams", "256")
+            host_single, host_many = run_ours(args, host_motion, csv, lanes)
+            host = (by_key(host_single, 1), by_key(host_many, 256))
             latency = run_latency(motion)
-            goals = (fusion.ns, portable, host, latency, run_embedded())
+            goals = (fusion.ns, host, latency, run_embedded())
     methods += run_peers(args, ts, gyr, acc, mag)
     ours, lookup = ours_methods(single, len(t))
     if goals:
-        fusion_ns, portable, host, latency, cycles = goals
-        goals = goals_table(fusion_ns, lookup, portable, host, latency, cycles)
+        fusion_ns, host, latency, cycles = goals
+        goals = goals_table(fusion_ns, (lookup, by_key(many, 256)), host, latency, cycles)
     timing, ratio, many_table = build_tables(methods, ours, lookup, many, modes, python_samples, len(t))
 
     tables = [timing, ratio] + ([many_table] if many_table else []) + ([goals] if goals else [])
