@@ -12,7 +12,7 @@ import MotionFusion
 /// once a second.
 ///
 /// The default filter's candidates run as the lanes of its many-stream engine
-/// (``InertialFrameStreams``, `SIMD16<Float>` or `SIMD8<Double>`): every candidate of a work item is
+/// (``InertialFrameStreams``, ``FloatLanes`` or ``DoubleLanes``): every candidate of a work item is
 /// a lane of one pass over the recording, each sample given to all of them at once, bit for bit its
 /// scalar filter (a test holds the scores to those of scalar states). The other filters' candidates
 /// are scalar states: the recording is read in blocks of ``blockSamples`` samples, and every
@@ -78,11 +78,15 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
         return scores
     }
 
-    /// The number of candidates that run together as lanes: 16 Float or 8 Double lanes for the
-    /// default filter, 1 for the others (scalar states).
+    /// The lanes the default filter's candidates run in, per precision (the one place they are named).
+    typealias FloatLanes = SIMD16<Float>
+    typealias DoubleLanes = SIMD8<Double>
+
+    /// The number of candidates that run together as lanes: ``FloatLanes`` or ``DoubleLanes``' width
+    /// for the default filter, 1 for the others (scalar states).
     static var laneWidth: Int {
         guard F.self == InertialFrameFilter<F.Scalar>.self else { return 1 }
-        return F.Scalar.self == Float.self ? 16 : 8
+        return F.Scalar.self == Float.self ? FloatLanes.scalarCount : DoubleLanes.scalarCount
     }
 
     /// The RMS errors, degrees, of `filters` on `recording`: as lanes for the default filter when
@@ -93,12 +97,12 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
             if let float = recording as? TuneRecording<Float>,
                 let settings = settings as? [InertialFrameFilter<Float>.Settings]
             {
-                return scoreLanes(SIMD16<Float>.self, settings, on: float)
+                return scoreLanes(FloatLanes.self, settings, on: float)
             }
             if let double = recording as? TuneRecording<Double>,
                 let settings = settings as? [InertialFrameFilter<Double>.Settings]
             {
-                return scoreLanes(SIMD8<Double>.self, settings, on: double)
+                return scoreLanes(DoubleLanes.self, settings, on: double)
             }
             // Not silently the scalar path: the tests compare the two.
             preconditionFailure("tune: no lanes for \(F.self)")

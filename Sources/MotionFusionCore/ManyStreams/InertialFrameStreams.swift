@@ -278,7 +278,7 @@ public struct InertialFrameStreams<Lanes: FusionLanes>: Sendable {
             guard s.pointee.outputReady[l] == 1 else { return filter(stream: stream).quaternion }
             let output = Quaternion(w: s.pointee.o9w[l], x: s.pointee.o9x[l], y: s.pointee.o9y[l], z: s.pointee.o9z[l])
             let strapdown = Quaternion(w: s.pointee.qw[l], x: s.pointee.qx[l], y: s.pointee.qy[l], z: s.pointee.qz[l])
-            return (output * strapdown).normalizedFast()
+            return Filter.outputAttitude(output: output, strapdown: strapdown)
         }
     }
 

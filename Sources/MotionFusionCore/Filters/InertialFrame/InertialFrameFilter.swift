@@ -203,14 +203,22 @@ public struct InertialFrameFilter<Scalar: FusionScalar>: AttitudeFilter {
     /// Always inlined: an out-of-line getter copied the whole filter per read, which `scripts/embedded`
     /// counts on a Cortex-M4F.
     @inlinable @inline(__always) public var quaternion: Quaternion<Scalar> {
-        if outputFrame == settings.frame { return (output9 * attitude.strapdown).normalizedFast() }
+        if outputFrame == settings.frame { return Self.outputAttitude(output: output9, strapdown: attitude.strapdown) }
         return settings.frame.fromNWU()
             * (attitude.heading * (attitude.inclination * attitude.strapdown)).normalizedFast()
     }
 
+    /// The attitude, sensor → ``frame``, from a cached output rotation (`output9` or `output6`) and
+    /// the strapdown rotation: the one formula ``quaternion``, ``quaternion6D`` and the many-stream
+    /// engine's ``InertialFrameStreams/quaternion(stream:)`` share, so that they agree bit for bit.
+    @inlinable @inline(__always)
+    static func outputAttitude(output: Quaternion<Scalar>, strapdown: Quaternion<Scalar>) -> Quaternion<Scalar> {
+        (output * strapdown).normalizedFast()
+    }
+
     /// The 6D attitude (gyroscope and accelerometer only; its heading drifts), sensor → ``frame``.
     @inlinable public var quaternion6D: Quaternion<Scalar> {
-        if outputFrame == settings.frame { return (output6 * attitude.strapdown).normalizedFast() }
+        if outputFrame == settings.frame { return Self.outputAttitude(output: output6, strapdown: attitude.strapdown) }
         return settings.frame.fromNWU() * (attitude.inclination * attitude.strapdown).normalizedFast()
     }
 
