@@ -799,6 +799,13 @@ def goals_table(fusion_ns: dict, portable: tuple, host: tuple, latency: dict, cy
     table.notes = [f"  {met} of {len(table.rows)} met. One stream: ours / Fusion's C ns on the same samples (< 1:"
                    " ours is faster). Lanes: the same binary's one-stream ns / its 256-stream ns, from one bench"
                    " (portable: the run's main bench)."]
+    relay = latency.get("relay")
+    if floor is not None and relay is not None:
+        over = {path: latency[path]["p50us"] - relay["p50us"] for path in ("handler", "stream") if path in latency}
+        table.notes.append(
+            f"  Latency: a second thread woken by the floor's reader (the relay, no manager) takes p50"
+            f" {relay['p50us'] - floor['p50us']:+.1f} µs over the floor; the handler and the stream take"
+            f" {', '.join(f'{v:+.1f}' for v in over.values())} µs over the relay.")
     return table
 
 

@@ -1,5 +1,6 @@
 import Foundation
 import MotionFusion
+import MotionFusionIO
 
 /// `motion bench --latency`: the time from a scan's arrival at the IIO character device to its
 /// device motion reaching the consumer, per rate and per delivery path (``LatencyPath``).
@@ -63,14 +64,15 @@ struct LatencyBench {
         defer { for device in devices { device.remove() } }
         let count = Swift.max(1, Int((rateHz * duration).rounded()))
         let writers = try devices.map { try IIOFakeScanWriter(device: $0, rateHz: rateHz, count: count) }
-        // The floor reads the FIFO itself: no source may open it.
-        let source = path == .floor ? nil : try Self.makeSource(devices)
+        // The floors read the FIFO themselves: no source may open it.
+        let source = path == .floor || path == .relay ? nil : try Self.makeSource(devices)
         let log = ReceiptLog(capacity: count)
         for writer in writers { writer.start() }
         var problems: [String] = []
         let ending: (any Error)?
         switch path {
-        case .floor: ending = Self.consumeFloor(devices[0], log)
+        case .floor: ending = Self.consumeFloor(devices[0], log, relay: false)
+        case .relay: ending = Self.consumeFloor(devices[0], log, relay: true)
         case .handler: ending = Self.consumeHandler(source!, log)
         case .stream: ending = Self.consumeStream(source!, log)
         case .pull: ending = try Self.consumePull(source!, log)
@@ -90,8 +92,10 @@ struct LatencyBench {
 
     /// The floor (``LatencyPath/floor``): a thread of its own enables the buffer, then waits in
     /// `poll` on the FIFO, reads what is there and stamps each whole scan by its timestamp element,
-    /// until the writer closes the FIFO. Returns nil at that end, or the failure.
-    private static func consumeFloor(_ device: IIOFakeDevice, _ log: ReceiptLog) -> (any Error)? {
+    /// until the writer closes the FIFO. With `relay` (``LatencyPath/relay``) it does not stamp the
+    /// scans itself but hands their timestamps to a second thread, waiting on a semaphore, which
+    /// stamps them. Returns nil at that end, or the failure.
+    private static func consumeFloor(_ device: IIOFakeDevice, _ log: ReceiptLog, relay: Bool) -> (any Error)? {
         guard let layout = device.layout, let stamp = layout.placements.last, stamp.element.name == "in_timestamp" else {
             return CommandFailure("the fake device's scans have no timestamp")
         }
@@ -106,6 +110,29 @@ struct LatencyBench {
         nonisolated(unsafe) var failure: (any Error)?
         let done = DispatchSemaphore(value: 0)
         let (size, offset) = (layout.scanSize, stamp.offset)
+        // The relay: timestamps handed over (nil: the end), and the semaphore signalled per handover.
+        let handed = Lock<[Double?]>([])
+        let ready = DispatchSemaphore(value: 0)
+        let relayed = DispatchSemaphore(value: 0)
+        if relay {
+            let stamper = Thread {
+                var taken: [Double?] = []
+                taken.reserveCapacity(64)
+                relaying: while true {
+                    ready.wait()
+                    handed.withLock { swap(&taken, &$0) }
+                    for timestamp in taken {
+                        guard let timestamp else { break relaying }
+                        log.record(timestamp)
+                    }
+                    taken.removeAll(keepingCapacity: true)
+                }
+                relayed.signal()
+            }
+            stamper.name = "motion.bench.latency.relay"
+            handed.withLock { $0.reserveCapacity(64) }
+            stamper.start()
+        }
         let thread = Thread {
             var bytes = [UInt8](repeating: 0, count: 64 * size)
             var held = 0  // bytes of a scan not yet whole, at the start of `bytes`
@@ -131,13 +158,24 @@ struct LatencyBench {
                     withUnsafeMutableBytes(of: &nanoseconds) { target in
                         for k in 0..<8 { target[k] = bytes[first + offset + k] }
                     }
-                    log.record(Double(Int64(littleEndian: nanoseconds)) / 1e9)
+                    let timestamp = Double(Int64(littleEndian: nanoseconds)) / 1e9
+                    if relay {
+                        handed.withLock { $0.append(timestamp) }
+                        ready.signal()
+                    } else {
+                        log.record(timestamp)
+                    }
                     first += size
                 }
                 if first > 0 {
                     for k in 0..<(held - first) { bytes[k] = bytes[first + k] }
                     held -= first
                 }
+            }
+            if relay {
+                handed.withLock { $0.append(nil) }
+                ready.signal()
+                relayed.wait()
             }
             done.signal()
         }
@@ -224,19 +262,32 @@ struct LatencyBench {
         return lines.joined(separator: "\n")
     }
 
-    /// For each rate with a floor, each path against it: µs above the floor's p50 (the goal: at most
-    /// 25) and the ratio of the p99s (at most 2).
+    /// For each rate with a floor, each delivery path against it: µs above the floor's p50 (the goal:
+    /// at most 25) and the ratio of the p99s (at most 2). Where the rate has a relay too, a line
+    /// gives what the second thread's wake-up costs over the floor, and the handler's and the
+    /// stream's lines what they cost over the relay (the manager's own share).
     static func comparisons(_ results: [LatencyResult]) -> [String] {
         var lines: [String] = []
         for floor in results where floor.path == .floor {
             guard let f = floor.statistics else { continue }
-            for result in results where result.rateHz == floor.rateHz && result.path != .floor {
+            let rate = LatencyResult.rateText(floor.rateHz)
+            let relay = results.first { $0.rateHz == floor.rateHz && $0.path == .relay }?.statistics
+            if let relay {
+                lines.append(
+                    "\(rate) Hz relay: p50 " + String(format: "%+.1f", relay.p50 - f.p50)
+                        + " µs over the floor (a second thread's wake-up, no manager), p99 "
+                        + String(format: "%.2f", relay.p99 / f.p99) + "× the floor's")
+            }
+            for result in results where result.rateHz == floor.rateHz && result.path != .floor && result.path != .relay {
                 guard let s = result.statistics else { continue }
                 let above = s.p50 - f.p50, ratio = s.p99 / f.p99
-                lines.append(
-                    "\(LatencyResult.rateText(result.rateHz)) Hz \(result.path.rawValue): p50 "
-                        + String(format: "%+.1f", above) + " µs over the floor (goal ≤ 25: \(above <= 25 ? "met" : "missed")), p99 "
-                        + String(format: "%.2f", ratio) + "× the floor's (goal ≤ 2: \(ratio <= 2 ? "met" : "missed"))")
+                var line = "\(rate) Hz \(result.path.rawValue): p50 "
+                    + String(format: "%+.1f", above) + " µs over the floor (goal ≤ 25: \(above <= 25 ? "met" : "missed")), p99 "
+                    + String(format: "%.2f", ratio) + "× the floor's (goal ≤ 2: \(ratio <= 2 ? "met" : "missed"))"
+                if let relay, result.path == .handler || result.path == .stream {
+                    line += "; p50 " + String(format: "%+.1f", s.p50 - relay.p50) + " µs over the relay"
+                }
+                lines.append(line)
             }
         }
         return lines

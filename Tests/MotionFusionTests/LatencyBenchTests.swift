@@ -32,7 +32,7 @@ struct LatencyBenchTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)  // nothing lost
         let rows = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        #expect(rows.count == 8)
+        #expect(rows.count == 10)
         var seen: [String] = []
         for row in rows {
             #expect(Set(row.keys) == ["rateHz", "path", "p50us", "p99us", "p999us", "maxus", "samples", "lost"])
@@ -48,13 +48,16 @@ struct LatencyBenchTests {
             #expect(lost == 0)
             seen.append("\(Int(rate)) \(path)")
         }
-        #expect(seen == ["100 floor", "100 handler", "100 stream", "100 pull", "1000 floor", "1000 handler", "1000 stream", "1000 pull"])
+        #expect(seen == [
+            "100 floor", "100 relay", "100 handler", "100 stream", "100 pull",
+            "1000 floor", "1000 relay", "1000 handler", "1000 stream", "1000 pull",
+        ])
     }
 
     @Test func aShortRunDeliversEveryScanOnceInOrder() async throws {
         let results = try await Self.onThread { try LatencyBench(rates: [100, 1000], duration: 0.3).run() }
-        #expect(results.map(\.path) == [.floor, .handler, .stream, .pull, .floor, .handler, .stream, .pull])
-        #expect(results.map(\.rateHz) == [100, 100, 100, 100, 1000, 1000, 1000, 1000])
+        #expect(results.map(\.path) == [.floor, .relay, .handler, .stream, .pull, .floor, .relay, .handler, .stream, .pull])
+        #expect(results.map(\.rateHz) == [100, 100, 100, 100, 100, 1000, 1000, 1000, 1000, 1000])
         for result in results {
             #expect(result.samples == Int(result.rateHz * 0.3), "\(result.path) at \(result.rateHz) Hz")
             #expect(result.delivered == result.samples, "\(result.path) at \(result.rateHz) Hz")
@@ -83,6 +86,18 @@ struct LatencyBenchTests {
         #expect(lines == [
             "1000 Hz handler: p50 +20.0 µs over the floor (goal ≤ 25: met), p99 3.00× the floor's (goal ≤ 2: missed)",
             "1000 Hz pull: p50 +35.0 µs over the floor (goal ≤ 25: missed), p99 4.50× the floor's (goal ≤ 2: missed)",
+        ])
+        // With a relay at the rate: its own line (no goal), and the handler's and stream's cost over it.
+        let relayed = LatencyBench.comparisons([
+            one(.floor, rate: 1000, microseconds: 10), one(.relay, rate: 1000, microseconds: 18),
+            one(.handler, rate: 1000, microseconds: 30), one(.stream, rate: 1000, microseconds: 44),
+            one(.pull, rate: 1000, microseconds: 12),
+        ])
+        #expect(relayed == [
+            "1000 Hz relay: p50 +8.0 µs over the floor (a second thread's wake-up, no manager), p99 1.80× the floor's",
+            "1000 Hz handler: p50 +20.0 µs over the floor (goal ≤ 25: met), p99 3.00× the floor's (goal ≤ 2: missed); p50 +12.0 µs over the relay",
+            "1000 Hz stream: p50 +34.0 µs over the floor (goal ≤ 25: missed), p99 4.40× the floor's (goal ≤ 2: missed); p50 +26.0 µs over the relay",
+            "1000 Hz pull: p50 +2.0 µs over the floor (goal ≤ 25: met), p99 1.20× the floor's (goal ≤ 2: met)",
         ])
     }
 
