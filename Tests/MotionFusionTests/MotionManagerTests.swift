@@ -149,11 +149,12 @@ struct MotionManagerTests {
         #expect(source.sensors == .all && source.rate == 500)
         let manager = MotionManager(source: source)
         let samples = Lock<[MagnetometerData]>([])
-        manager.startMagnetometerUpdates(to: DispatchQueue(label: "iio")) { data, _ in
+        let queue = DispatchQueue(label: "iio")
+        manager.startMagnetometerUpdates(to: queue) { data, _ in
             if let data { samples.withLock { $0.append(data) } }
         }
         manager.waitUntilFinished()
-        Thread.sleep(forTimeInterval: 0.05)
+        queue.sync {}  // the handlers posted before the end have run (a pause could be too short under load)
         let got = samples.withLock { $0 }
         #expect(got.count == 5)
         #expect(got.first.map { abs($0.magneticField.x - 20) < 1e-9 } == true, "\(got)")  // 200 × 0.001 gauss

@@ -214,7 +214,10 @@ struct PedometerTests {
         let manager = MotionManager(source: RecordingSource(Self.recording(), pacing: .realTime(speed: 1)))
         let pedometer = Pedometer(manager: manager)
         pedometer.startEventUpdates { _, _ in }
-        Thread.sleep(forTimeInterval: 0.3)
+        // Until the worker has taken a sample (at once on an idle machine; a deadline, not a fixed
+        // pause, for a loaded one).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while manager.sampleCount == 0 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(manager.sampleCount > 0 && !manager.hasEnded)
         pedometer.stopEventUpdates()
         manager.waitUntilFinished()
