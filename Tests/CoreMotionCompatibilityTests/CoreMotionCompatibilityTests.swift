@@ -77,7 +77,7 @@ struct CoreMotionCompatibilityTests {
     /// until the recording has ended (3 s when the machine keeps up; a loaded machine — the
     /// sanitizer's run beside other suites — may take much longer, so the bound is a deadline,
     /// not a count of frames).
-    @Test func pullLoop() {
+    @Test func pullLoop() throws {
         let controller = MotionViewController()
         controller.startPolling()
         let deadline = ContinuousClock.now + .seconds(120)
@@ -89,8 +89,11 @@ struct CoreMotionCompatibilityTests {
         controller.updateFrame()
         controller.stopDeviceMotion()
         let readings = controller.readings.withLock { $0 }
-        #expect(readings.count >= 20, "\(readings.count) frames with a sample")
-        #expect(Self.isIdentity(readings[0].relativeAttitude))
+        // About 180 frames on an idle machine; a starved frame loop sees fewer (the paced source
+        // catches up with the clock), so the count asks only for a sequence.
+        #expect(readings.count >= 2, "\(readings.count) frames with a sample")
+        let first = try #require(readings.first)
+        #expect(Self.isIdentity(first.relativeAttitude))
         let timestamps = readings.map(\.timestamp)
         #expect(timestamps == timestamps.sorted(), "pulled samples never go back in time")
         #expect(timestamps.last == Self.decimatedTimestamps.last, "the last frame sees the last sample")
@@ -199,11 +202,17 @@ final class MainActorViewControllerMainThreadTests: XCTestCase {
             return controller
         }
         let started = Date()
-        RunLoop.current.run(until: started.addingTimeInterval(1.5))
+        // 1.5 s, and longer until 46 frames had a sample (a deadline, not a fixed time: on a loaded
+        // machine the timer fires less often; the paced source catches up with the clock).
+        while Date().timeIntervalSince(started) < 1.5
+            || (controller.frames.withLock { $0.count } <= 45 && Date().timeIntervalSince(started) < 60)
+        {
+            RunLoop.current.run(until: Date().addingTimeInterval(0.1))
+        }
         let elapsed = Date().timeIntervalSince(started)
         MainActor.assumeIsolated { controller.stopDeviceMotion() }
         let frames = controller.frames.withLock { $0 }
-        XCTAssertGreaterThan(frames.count, 45, "frames with a sample out of about 90")
+        XCTAssertGreaterThan(frames.count, 45, "frames with a sample (about 90 in 1.5 s)")
         let timestamps = frames.map(\.timestamp)
         XCTAssertEqual(timestamps, timestamps.sorted(), "pulled samples never go back in time")
         let span = try XCTUnwrap(timestamps.last) - timestamps[0]

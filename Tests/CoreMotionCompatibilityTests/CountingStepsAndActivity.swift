@@ -43,9 +43,11 @@ final class StepCounter {
 
     /// The recording's timestamp 0 at `origin`. Replayed at ten times real time (2.6 s), as a
     /// device would give it: as fast as possible, the whole walk could pass between the updates'
-    /// start and the events' start, and the events would miss the walk's resume.
-    init(origin: Date) {
-        pedometer = CMPedometer(source: RecordingSource(Walk.recording(), pacing: .realTime(speed: 10)), timestampOrigin: origin)
+    /// start and the events' start, and the events would miss the walk's resume. (The test gives a
+    /// source that starts when told, so that a loaded machine cannot pass the walk's start between
+    /// the two either.)
+    init(origin: Date, source: any MotionSource = RecordingSource(Walk.recording(), pacing: .realTime(speed: 10))) {
+        pedometer = CMPedometer(source: source, timestampOrigin: origin)
     }
 
     func startCounting() {

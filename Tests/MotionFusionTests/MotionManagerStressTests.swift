@@ -161,7 +161,10 @@ struct MotionManagerStressTests {
                 let before = source.taken.withLock { $0 }
                 let seen = manager.deviceMotion?.timestamp ?? -1
                 var delivered = false
-                for _ in 0..<2000 {
+                // A deadline, not a count of pauses: on a loaded machine the worker can be held off
+                // the CPU for seconds.
+                let deadline = ContinuousClock.now + .seconds(30)
+                while ContinuousClock.now < deadline {
                     if let t = manager.deviceMotion?.timestamp, t > seen, source.taken.withLock({ $0 }) > before {
                         delivered = true
                         break
@@ -193,7 +196,8 @@ struct MotionManagerStressTests {
             withExtendedLifetime(manager) {}  // the owner's last use: released here
         }
         var freed = false
-        for _ in 0..<2000 where !freed {
+        let deadline = ContinuousClock.now + .seconds(30)  // not a count of pauses: see above
+        while !freed && ContinuousClock.now < deadline {
             freed = released == nil
             if !freed { try await Task.sleep(for: .milliseconds(1)) }
         }
