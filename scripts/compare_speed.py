@@ -788,6 +788,9 @@ def goals_table(fusion_ns: dict, portable: tuple, host: tuple, latency: dict, cy
         row = latency.get(path)
         if floor is None or row is None:
             continue
+        if floor["p50us"] is None or row["p50us"] is None:  # nothing delivered (the JSON's null)
+            table.add("latency 1 kHz", f"{path}: nothing delivered, {row['lost']} lost", "–", "≤ 25 µs", verdict(False))
+            continue
         above = row["p50us"] - floor["p50us"]
         times = row["p99us"] / floor["p99us"] if floor["p99us"] > 0 else float("inf")
         lost = f", {row['lost']} lost" if row["lost"] else ""
@@ -800,12 +803,12 @@ def goals_table(fusion_ns: dict, portable: tuple, host: tuple, latency: dict, cy
                    " ours is faster). Lanes: the same binary's one-stream ns / its 256-stream ns, from one bench"
                    " (portable: the run's main bench)."]
     relay = latency.get("relay")
-    if floor is not None and relay is not None:
-        over = {path: latency[path]["p50us"] - relay["p50us"] for path in ("handler", "stream") if path in latency}
+    if floor is not None and relay is not None and floor["p50us"] is not None and relay["p50us"] is not None:
+        over = [f"{path} {latency[path]['p50us'] - relay['p50us']:+.1f} µs" for path in ("handler", "stream")
+                if path in latency and latency[path]["p50us"] is not None]
         table.notes.append(
             f"  Latency: a second thread woken by the floor's reader (the relay, no manager) takes p50"
-            f" {relay['p50us'] - floor['p50us']:+.1f} µs over the floor; the handler and the stream take"
-            f" {', '.join(f'{v:+.1f}' for v in over.values())} µs over the relay.")
+            f" {relay['p50us'] - floor['p50us']:+.1f} µs over the floor; over the relay: {', '.join(over) or 'no path'}.")
     return table
 
 

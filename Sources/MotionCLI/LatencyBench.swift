@@ -265,7 +265,8 @@ struct LatencyBench {
     /// For each rate with a floor, each delivery path against it: µs above the floor's p50 (the goal:
     /// at most 25) and the ratio of the p99s (at most 2). Where the rate has a relay too, a line
     /// gives what the second thread's wake-up costs over the floor, and the handler's and the
-    /// stream's lines what they cost over the relay (the manager's own share).
+    /// stream's lines what they cost over the relay (the manager's share; for the stream also the
+    /// awaiting task's resumption).
     static func comparisons(_ results: [LatencyResult]) -> [String] {
         var lines: [String] = []
         for floor in results where floor.path == .floor {
