@@ -55,11 +55,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Many streams: concurrent tasks.")
     var tasks: Int = 1
 
-    @Option(help: "Many streams: Float lanes, 4, 8 or 16.")
-    var floatLanes: Int = 16
+    @Option(help: "Many streams: Float lanes, 4, 8 or 16 (default: madgwick 16, inertial one register's).")
+    var floatLanes: Int?
 
-    @Option(help: "Many streams: Double lanes, 2, 4 or 8.")
-    var doubleLanes: Int = 8
+    @Option(help: "Many streams: Double lanes, 2, 4 or 8 (default: madgwick 8, inertial one register's).")
+    var doubleLanes: Int?
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
@@ -148,7 +148,7 @@ struct BenchCommand: ParsableCommand {
         guard tasks >= 1, tasks <= Self.maximumTasks else {
             throw ValidationError("--tasks is \(tasks); it must be from 1 to \(Self.maximumTasks)")
         }
-        guard [4, 8, 16].contains(floatLanes), [2, 4, 8].contains(doubleLanes) else {
+        guard [4, 8, 16].contains(floatLanes ?? 4), [2, 4, 8].contains(doubleLanes ?? 2) else {
             throw ValidationError("--float-lanes must be 4, 8 or 16 and --double-lanes 2, 4 or 8")
         }
         // Time: each case runs --repeats runs of at least --min-time.
@@ -192,20 +192,23 @@ struct BenchCommand: ParsableCommand {
             let states: Int? = sizes.contains(nil) ? nil : sizes.map { $0! }.max()
             return (samples.map(Double.init) ?? .infinity, states.map { Double($0) * copies } ?? .infinity)
         }
-        let float: (Double, Double) =
-            switch floatLanes {
+        func float(_ lanes: Int) -> (Double, Double) {
+            switch lanes {
             case 4: bytes(SIMD4<Float>.self)
             case 8: bytes(SIMD8<Float>.self)
             default: bytes(SIMD16<Float>.self)
             }
-        let double: (Double, Double) =
-            switch doubleLanes {
+        }
+        func double(_ lanes: Int) -> (Double, Double) {
+            switch lanes {
             case 2: bytes(SIMD2<Double>.self)
             case 4: bytes(SIMD4<Double>.self)
             default: bytes(SIMD8<Double>.self)
             }
-        // The Float and Double engines run one after the other.
-        return float.0 + float.1 >= double.0 + double.1 ? float : double
+        }
+        // The engines run one after the other: the largest of their needs.
+        let needs = filters.flatMap { [float(lanes(for: $0).float), double(lanes(for: $0).double)] }
+        return needs.max(by: { $0.0 + $0.1 < $1.0 + $1.1 }) ?? (0, 0)
     }
 
     /// Refuses a synthetic recording (--duration) or a many-stream case (--streams, --block-steps,
@@ -275,60 +278,71 @@ struct BenchCommand: ParsableCommand {
         }
         let filters = filter.isEmpty ? FilterName.allCases : filter
         let counts = streams.isEmpty ? [1, 256] : streams
-        var rows: [(filter: String, scalar: String, mode: String, streams: Int, ns: Double)] = []
+        var rows: [(filter: String, scalar: String, mode: String, streams: Int, lanes: Int, ns: Double)] = []
         for name in filters {
             for count in counts where count == 1 || name.hasManyStreams {
                 for nineD in [false, true] where !nineD || recording.magnetometer != nil {
                     let mode = nineD ? "9D" : "6D"
                     if count == 1 {
-                        rows.append((name.rawValue, "Float", mode, 1, try measure(name, Float.self, recording, nineD)))
-                        rows.append((name.rawValue, "Double", mode, 1, try measure(name, Double.self, recording, nineD)))
+                        rows.append((name.rawValue, "Float", mode, 1, 1, try measure(name, Float.self, recording, nineD)))
+                        rows.append((name.rawValue, "Double", mode, 1, 1, try measure(name, Double.self, recording, nineD)))
                     } else {
+                        let width = lanes(for: name)
                         let float: Double =
-                            switch floatLanes {
+                            switch width.float {
                             case 4: measureMany(name, SIMD4<Float>.self, recording, nineD, count)
                             case 8: measureMany(name, SIMD8<Float>.self, recording, nineD, count)
                             default: measureMany(name, SIMD16<Float>.self, recording, nineD, count)
                             }
                         let double: Double =
-                            switch doubleLanes {
+                            switch width.double {
                             case 2: measureMany(name, SIMD2<Double>.self, recording, nineD, count)
                             case 4: measureMany(name, SIMD4<Double>.self, recording, nineD, count)
                             default: measureMany(name, SIMD8<Double>.self, recording, nineD, count)
                             }
-                        rows.append((name.rawValue, "Float", mode, count, float))
-                        rows.append((name.rawValue, "Double", mode, count, double))
+                        rows.append((name.rawValue, "Float", mode, count, width.float, float))
+                        rows.append((name.rawValue, "Double", mode, count, width.double, double))
                     }
                 }
             }
         }
         if filter.isEmpty {
             // The step detector (StepDetector) over the same accelerometer: no attitude filter.
-            rows.append(("steps", "Float", "accel", 1, measureAccelerometer(StepDetector<Float>.self, recording)))
-            rows.append(("steps", "Double", "accel", 1, measureAccelerometer(StepDetector<Double>.self, recording)))
+            rows.append(("steps", "Float", "accel", 1, 1, measureAccelerometer(StepDetector<Float>.self, recording)))
+            rows.append(("steps", "Double", "accel", 1, 1, measureAccelerometer(StepDetector<Double>.self, recording)))
             // The activity classifier (ActivityClassifier), its step detector included.
-            rows.append(("activity", "Float", "accel", 1, measureAccelerometer(ActivityClassifier<Float>.self, recording)))
-            rows.append(("activity", "Double", "accel", 1, measureAccelerometer(ActivityClassifier<Double>.self, recording)))
+            rows.append(("activity", "Float", "accel", 1, 1, measureAccelerometer(ActivityClassifier<Float>.self, recording)))
+            rows.append(("activity", "Double", "accel", 1, 1, measureAccelerometer(ActivityClassifier<Double>.self, recording)))
         }
         if json {
             let objects = rows.map { row in
-                "{\"filter\": \"\(row.filter)\", \"scalar\": \"\(row.scalar)\", \"mode\": \"\(row.mode)\", \"streams\": \(row.streams), \"nsPerSample\": \(String(format: "%.3f", row.ns))}"
+                "{\"filter\": \"\(row.filter)\", \"scalar\": \"\(row.scalar)\", \"mode\": \"\(row.mode)\", \"streams\": \(row.streams), \"lanes\": \(row.lanes), \"nsPerSample\": \(String(format: "%.3f", row.ns))}"
             }
             print("[\n  " + objects.joined(separator: ",\n  ") + "\n]")
         } else {
             let rate = Double(recording.count - 1) / (recording.timestamps.last! - recording.timestamps.first!)
             print("\(recording.count) samples at \(String(format: "%.1f", rate)) Hz, ns per sample (best of \(repeats)); many streams on \(tasks) task(s)")
-            print("filter          scalar  mode  streams  ns/sample  M samples/s")
+            print("filter          scalar  mode  streams  lanes  ns/sample  M samples/s")
             for row in rows {
                 print(
                     row.filter.padding(toLength: 16, withPad: " ", startingAt: 0)
                         + row.scalar.padding(toLength: 8, withPad: " ", startingAt: 0)
                         + row.mode.padding(toLength: 6, withPad: " ", startingAt: 0)
                         + String(format: "%7d", row.streams)
+                        + String(format: "%7d", row.lanes)
                         + String(format: "%11.2f", row.ns)
                         + String(format: "%13.1f", 1e3 / row.ns))
             }
         }
+    }
+
+    /// The lanes per vector of `name`'s many-stream engine: --float-lanes and --double-lanes, else
+    /// the fastest measured (<doc:Performance>): the widest for Madgwick's engine, whose state is a
+    /// few vectors, and one register's width (``VectorRegister``) for the default filter's, whose
+    /// seventy vectors of state spill from wider lanes.
+    func lanes(for name: FilterName) -> (float: Int, double: Int) {
+        let register = name == .inertial ? (VectorRegister.floatLanes, VectorRegister.doubleLanes) : (16, 8)
+        return (floatLanes ?? min(16, max(4, register.0)), doubleLanes ?? min(8, max(2, register.1)))
     }
 
     /// The best ns per sample of the many-stream engine: `count` streams, each the recording

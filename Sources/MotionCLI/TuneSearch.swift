@@ -12,7 +12,7 @@ import MotionFusion
 /// once a second.
 ///
 /// The default filter's candidates run as the lanes of its many-stream engine
-/// (``InertialFrameStreams``, ``FloatLanes`` or ``DoubleLanes``): every candidate of a work item is
+/// (``InertialFrameStreams``, one vector register's lanes): every candidate of a work item is
 /// a lane of one pass over the recording, each sample given to all of them at once, bit for bit its
 /// scalar filter (a test holds the scores to those of scalar states). The other filters' candidates
 /// are scalar states: the recording is read in blocks of ``blockSamples`` samples, and every
@@ -78,15 +78,12 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
         return scores
     }
 
-    /// The lanes the default filter's candidates run in, per precision (the one place they are named).
-    typealias FloatLanes = SIMD16<Float>
-    typealias DoubleLanes = SIMD8<Double>
-
-    /// The number of candidates that run together as lanes: ``FloatLanes`` or ``DoubleLanes``' width
-    /// for the default filter, 1 for the others (scalar states).
+    /// The number of candidates that run together as lanes: for the default filter one vector
+    /// register's width in its precision (``VectorRegister``; its engine is fastest so), 1 for the
+    /// others (scalar states).
     static var laneWidth: Int {
         guard F.self == InertialFrameFilter<F.Scalar>.self else { return 1 }
-        return F.Scalar.self == Float.self ? FloatLanes.scalarCount : DoubleLanes.scalarCount
+        return F.Scalar.self == Float.self ? VectorRegister.floatLanes : VectorRegister.doubleLanes
     }
 
     /// The RMS errors, degrees, of `filters` on `recording`: as lanes for the default filter when
@@ -97,12 +94,20 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
             if let float = recording as? TuneRecording<Float>,
                 let settings = settings as? [InertialFrameFilter<Float>.Settings]
             {
-                return scoreLanes(FloatLanes.self, settings, on: float)
+                switch Self.laneWidth {
+                case 4: return scoreLanes(SIMD4<Float>.self, settings, on: float)
+                case 8: return scoreLanes(SIMD8<Float>.self, settings, on: float)
+                default: return scoreLanes(SIMD16<Float>.self, settings, on: float)
+                }
             }
             if let double = recording as? TuneRecording<Double>,
                 let settings = settings as? [InertialFrameFilter<Double>.Settings]
             {
-                return scoreLanes(DoubleLanes.self, settings, on: double)
+                switch Self.laneWidth {
+                case 2: return scoreLanes(SIMD2<Double>.self, settings, on: double)
+                case 4: return scoreLanes(SIMD4<Double>.self, settings, on: double)
+                default: return scoreLanes(SIMD8<Double>.self, settings, on: double)
+                }
             }
             // Not silently the scalar path: the tests compare the two.
             preconditionFailure("tune: no lanes for \(F.self)")

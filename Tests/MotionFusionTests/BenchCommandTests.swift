@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `motion bench --json` is a contract that outside tools (scripts/compare_speed among them) read:
-/// a JSON array of objects with exactly the keys filter, scalar, mode, streams and nsPerSample.
+/// a JSON array of objects with exactly the keys filter, scalar, mode, streams, lanes and nsPerSample.
 struct BenchCommandTests {
     @Test func jsonOutputKeepsItsContract() throws {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -28,16 +28,19 @@ struct BenchCommandTests {
         #expect(rows.count == 16)
         var seen = Set<String>()
         for row in rows {
-            #expect(Set(row.keys) == ["filter", "scalar", "mode", "streams", "nsPerSample"])
+            #expect(Set(row.keys) == ["filter", "scalar", "mode", "streams", "lanes", "nsPerSample"])
             let filter = try #require(row["filter"] as? String)
             let scalar = try #require(row["scalar"] as? String)
             let mode = try #require(row["mode"] as? String)
             let streams = try #require(row["streams"] as? Int)
+            let lanes = try #require(row["lanes"] as? Int)
             let ns = try #require(row["nsPerSample"] as? Double)
             #expect(["madgwick", "inertial"].contains(filter))
             #expect(["Float", "Double"].contains(scalar))
             #expect(["6D", "9D"].contains(mode))
             #expect(streams == 1 || streams == 20)
+            // The lanes asked for; a single stream is one scalar filter.
+            #expect(lanes == (streams == 1 ? 1 : scalar == "Float" ? 8 : 4))
             #expect(ns > 0 && ns.isFinite)  // a time: no upper bound on a shared machine
             seen.insert("\(filter) \(scalar) \(mode) \(streams)")
         }

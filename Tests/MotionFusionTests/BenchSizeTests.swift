@@ -42,9 +42,26 @@ struct BenchSizeTests {
         let needed = try? BenchCommand.parse(["--streams", "20", "--filter", "madgwick"]).manyStreamBytes(count: 1_000_000_000)
         #expect(needed?.samples == Double(125_000_000 * 64 * 10 * 64 + 1_250_000_000 * 8))
         // The default filter's engine: the same samples, and larger states.
-        let inertial = try? BenchCommand.parse(["--streams", "20", "--filter", "inertial"]).manyStreamBytes(count: 1_000_000_000)
+        let inertial = try? BenchCommand.parse([
+            "--streams", "20", "--filter", "inertial", "--float-lanes", "16", "--double-lanes", "8",
+        ]).manyStreamBytes(count: 1_000_000_000)
         #expect(inertial?.samples == needed?.samples)
         #expect((inertial?.states ?? 0) > (needed?.states ?? .infinity))
+    }
+
+    @Test func eachEngineGetsItsFastestLanesUnlessAsked() throws {
+        // This build's widest vector registers: 16 bytes without CPU flags (SSE2, NEON), more only
+        // when built for AVX or AVX-512.
+        #expect([16, 32, 64].contains(VectorRegister.byteCount))
+        #expect(VectorRegister.floatLanes == VectorRegister.byteCount / 4)
+        #expect(VectorRegister.doubleLanes == VectorRegister.byteCount / 8)
+        let bench = try BenchCommand.parse(["--streams", "20"])
+        // Madgwick's engine: the widest lanes; the default filter's: one register per vector.
+        #expect(bench.lanes(for: .madgwick) == (16, 8))
+        #expect(bench.lanes(for: .inertial) == (VectorRegister.floatLanes, VectorRegister.doubleLanes))
+        let asked = try BenchCommand.parse(["--streams", "20", "--float-lanes", "8", "--double-lanes", "2"])
+        #expect(asked.lanes(for: .madgwick) == (8, 2))
+        #expect(asked.lanes(for: .inertial) == (8, 2))
     }
 
     @Test(arguments: ["9223372036854775807", "1000000000000"])

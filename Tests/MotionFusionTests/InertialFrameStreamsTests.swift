@@ -115,6 +115,17 @@ struct InertialFrameStreamsTests {
         let double = await Self.run(
             SIMD4<Double>.self, recordings, settings: Self.variedSettings(recordings.count), tasks: 2)
         #expect(double.differing.isEmpty, "Double lanes differing from the scalar filter: \(double.differing)")
+        // One 16-byte register's lanes (what `motion bench` and `motion tune` run in a build without
+        // CPU flags), 9D in four groups of four Float lanes and 6D in seven of two Double lanes, the
+        // last partly filled.
+        if magnetometer {
+            let narrow = await Self.run(
+                SIMD4<Float>.self, recordings, settings: Self.variedSettings(recordings.count), chunks: 3)
+            #expect(narrow.differing.isEmpty, "SIMD4 Float lanes differing from the scalar filter: \(narrow.differing)")
+        } else {
+            let narrow = await Self.run(SIMD2<Double>.self, recordings, settings: Self.variedSettings(recordings.count))
+            #expect(narrow.differing.isEmpty, "SIMD2 Double lanes differing from the scalar filter: \(narrow.differing)")
+        }
         // Sixteen streams in SIMD16 Float lanes, one group (no stream without rest estimation).
         let sixteen = Array((recordings + recordings).prefix(16))
         var wideSettings: [InertialFrameFilter<Float>.Settings] = Self.variedSettings(16)
@@ -208,8 +219,10 @@ struct InertialFrameStreamsTests {
         let recording = try BroadData.recording("24_disturbed_tapping_A")
         if double {
             try Self.expectBroadcastEqualsScalar(SIMD4<Double>.self, recording)
+            try Self.expectBroadcastEqualsScalar(SIMD2<Double>.self, recording)
         } else {
             try Self.expectBroadcastEqualsScalar(SIMD8<Float>.self, recording)
+            try Self.expectBroadcastEqualsScalar(SIMD4<Float>.self, recording)
         }
     }
 

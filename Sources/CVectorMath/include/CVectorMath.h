@@ -29,4 +29,17 @@ MF_INLINE mf_double4 mf_sqrt_double4(mf_double4 x) { return __builtin_elementwis
 MF_INLINE mf_double8 mf_sqrt_double8(mf_double8 x) { return __builtin_elementwise_sqrt(x); }
 MF_INLINE mf_double16 mf_sqrt_double16(mf_double16 x) { return __builtin_elementwise_sqrt(x); }
 
+// The size in bytes of the widest vector registers the code being compiled may use: 64 when the
+// build targets AVX-512 (`-Xswiftc -target-cpu -Xswiftc native -Xcc -march=native` on such a CPU),
+// 32 for AVX or AVX2, else 16 (SSE2, x86-64's baseline; NEON on 64-bit ARM).
+MF_INLINE int mf_vector_register_bytes(void) {
+#if defined(__AVX512F__)
+    return 64;
+#elif defined(__AVX__)
+    return 32;
+#else
+    return 16;
+#endif
+}
+
 #endif

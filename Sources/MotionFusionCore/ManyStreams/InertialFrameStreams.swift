@@ -27,9 +27,12 @@
 /// the attitude alone without copying the filter. ``update(gyroscope:accelerometer:magnetometer:dt:)``
 /// gives every stream the same readings (streams that differ in their settings only).
 ///
+/// Lanes of one vector register's width are fastest (``VectorRegister``: `SIMD4<Float>` or
+/// `SIMD2<Double>` in a build without CPU flags; wider lanes spill the state's vectors):
+///
 /// ```swift
-/// let samples = MultiStreamSamples<SIMD8<Float>>(recordings: recordings)
-/// var engine = InertialFrameStreams<SIMD8<Float>>(streamCount: recordings.count)
+/// let samples = MultiStreamSamples<SIMD4<Float>>(recordings: recordings)
+/// var engine = InertialFrameStreams<SIMD4<Float>>(streamCount: recordings.count)
 /// engine.process(samples)
 /// let attitude = engine.filter(stream: 0).quaternion
 /// ```
