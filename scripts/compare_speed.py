@@ -535,6 +535,7 @@ def run_ours(args, motion: Path, csv: Path, extra: tuple = ()):
         try:
             entry = {"filter": str(row["filter"]), "scalar": str(row.get("scalar", "?")),
                      "mode": str(row.get("mode", "?")), "streams": int(row.get("streams", 1)),
+                     "lanes": int(row.get("lanes", 0)),
                      "ns": float(row["nsPerSample"])}
         except (KeyError, TypeError, ValueError):
             print(f"compare_speed: ignoring motion bench row {row}", file=sys.stderr)
@@ -681,14 +682,18 @@ def build_tables(methods, ours, lookup, many, modes, python_samples, total):
     many_table = None
     if many:
         many_table = Table("Many-stream rows of motion bench (not in the comparisons above)",
-                           ["filter", "scalar", "mode", "streams", "ns/sample", "M samples/s", "× one stream"],
-                           "lllrrrr")
+                           ["filter", "scalar", "mode", "streams", "lanes", "ns/sample", "M samples/s",
+                            "× one stream"],
+                           "lllrrrrr")
         for row in many:
             single = lookup.get((row["filter"], row["scalar"], row["mode"]))
-            many_table.add(row["filter"], row["scalar"], row["mode"], row["streams"], fmt_ns(row["ns"]),
+            many_table.add(row["filter"], row["scalar"], row["mode"], row["streams"], row["lanes"] or "?",
+                           fmt_ns(row["ns"]),
                            f"{1e3 / row['ns']:,.1f}" if row["ns"] > 0 else "–",
                            fmt_ratio(single / row["ns"] if single and row["ns"] > 0 else None))
-        many_table.notes = ["  ns/sample and M samples/s as motion bench reports nsPerSample (1000 / ns);"
+        many_table.notes = ["  lanes: the lanes per vector motion bench ran (its default: the widest for"
+                            " madgwick, one vector register's for inertial);"
+                            " ns/sample and M samples/s as motion bench reports nsPerSample (1000 / ns);"
                             " × one stream: the same filter's single-stream ns in this run / these ns"
                             " (the engine's speed-up per core)."]
     return timing, ratio, many_table
