@@ -133,7 +133,7 @@ if Context.environment["MOTIONFUSION_TSAN"] != nil {
     for target in package.targets where target.name == "MotionFusionTests" {
         target.sources = [
             "MotionManagerTests.swift", "MotionManagerStressTests.swift", "GatedSource.swift", "FakeSysfs.swift",
-            "PedometerTests.swift", "SyntheticWalk.swift", "TestRandom.swift", "ArticleSnippet.swift",
+            "PedometerTests.swift", "SyntheticWalk.swift", "TestRandom.swift", "ArticleSnippet.swift", "Eventually.swift",
         ]
     }
 }

@@ -160,16 +160,13 @@ struct MotionManagerStressTests {
                 // Active means delivering: a new sample arrives (the source never ends).
                 let before = source.taken.withLock { $0 }
                 let seen = manager.deviceMotion?.timestamp ?? -1
-                var delivered = false
                 // A deadline, not a count of pauses: on a loaded machine the worker can be held off
                 // the CPU for seconds.
-                let deadline = ContinuousClock.now + .seconds(30)
-                while ContinuousClock.now < deadline {
+                let delivered = eventuallyBlocking(within: .seconds(30)) {
                     if let t = manager.deviceMotion?.timestamp, t > seen, source.taken.withLock({ $0 }) > before {
-                        delivered = true
-                        break
+                        return true
                     }
-                    Thread.sleep(forTimeInterval: 0.001)
+                    return false
                 }
                 #expect(delivered, "trial \(trial): device motion active but silent")
                 if !delivered { break }
@@ -195,12 +192,9 @@ struct MotionManagerStressTests {
             while source.taken.withLock({ $0 }) < registered + 100 { try await Task.sleep(for: .milliseconds(1)) }
             withExtendedLifetime(manager) {}  // the owner's last use: released here
         }
-        var freed = false
-        let deadline = ContinuousClock.now + .seconds(30)  // not a count of pauses: see above
-        while !freed && ContinuousClock.now < deadline {
-            freed = released == nil
-            if !freed { try await Task.sleep(for: .milliseconds(1)) }
-        }
+        // Not a count of pauses (see above), and a last look after the deadline: in the sanitizer's
+        // run this task was once held off for over 30 s between two looks.
+        let freed = try await eventually(within: .seconds(30)) { released == nil }
         #expect(freed, "the manager is still alive")
         let taken = source.taken.withLock { $0 }
         try await Task.sleep(for: .milliseconds(100))
