@@ -87,11 +87,16 @@ let package = Package(
                 .product(name: "RealModule", package: "swift-numerics"),
             ]
         ),
+        // What the tests and the long runs share (a source gated until the test opens it).
+        .target(
+            name: "MotionFusionTestSupport", dependencies: ["MotionFusionCore", "MotionFusionDevices"],
+            path: "Tests/Support"),
         // Long runs of the filters and the motion manager (scripts/long-run); not a unit test.
         .executableTarget(
             name: "LongRun",
             dependencies: [
                 "MotionFusion",
+                "MotionFusionTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
@@ -101,6 +106,7 @@ let package = Package(
             name: "MotionFusionTests",
             dependencies: [
                 "MotionFusion",
+                "MotionFusionTestSupport",
                 "MotionCLI",
                 "MotionFusionWeb",
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -109,7 +115,8 @@ let package = Package(
             ]
         ),
         // Core Motion code as Apple documents it, built against CoreMotionCompatibility.
-        .testTarget(name: "CoreMotionCompatibilityTests", dependencies: ["CoreMotionCompatibility"]),
+        .testTarget(
+            name: "CoreMotionCompatibilityTests", dependencies: ["CoreMotionCompatibility", "MotionFusionTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -132,7 +139,7 @@ if Context.environment["MOTIONFUSION_TSAN"] != nil {
     package.targets.removeAll { $0.name == "LongRun" }
     for target in package.targets where target.name == "MotionFusionTests" {
         target.sources = [
-            "MotionManagerTests.swift", "MotionManagerStressTests.swift", "GatedSource.swift", "FakeSysfs.swift",
+            "MotionManagerTests.swift", "MotionManagerStressTests.swift", "FakeSysfs.swift",
             "PedometerTests.swift", "SyntheticWalk.swift", "TestRandom.swift", "ArticleSnippet.swift", "Eventually.swift",
         ]
     }

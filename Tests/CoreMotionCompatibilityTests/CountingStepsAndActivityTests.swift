@@ -1,5 +1,6 @@
 import CoreMotionCompatibility
 import Foundation
+import MotionFusionTestSupport
 import Testing
 
 /// Runs the Core Motion pedometer and activity code of CountingStepsAndActivity.swift on the walk
@@ -10,7 +11,7 @@ struct CountingStepsAndActivityTests {
         // The recording took place in the last minute (its steps are before now, today: a test that
         // starts in the first minute of a day waits for the second).
         if Date().timeIntervalSince(Calendar.current.startOfDay(for: Date())) < 60 { Thread.sleep(forTimeInterval: 61) }
-        let walk = StartGate(RecordingSource(Walk.recording(), pacing: .realTime(speed: 10)))
+        let walk = GatedSource(RecordingSource(Walk.recording(), pacing: .realTime(speed: 10)))
         let counter = StepCounter(origin: Date(timeIntervalSinceNow: -60), source: walk)
         counter.startCounting()
         walk.open()  // both updates run now: the walk's resume cannot pass between their starts
@@ -37,27 +38,5 @@ struct CountingStepsAndActivityTests {
         controller.manager.manager.waitUntilFinished()
         controller.manager.stopActivityUpdates()
         #expect(controller.modes == [[], ["🚶"], ["🚶"], []], "\(controller.modes)")
-    }
-}
-
-/// A source whose first sample waits until ``open()``: the test starts the code's updates, then
-/// the recording.
-final class StartGate: MotionSource {
-    let inner: any MotionSource
-    private let gate = DispatchSemaphore(value: 0)
-    private var opened = false  // only the manager's worker thread touches it
-
-    init(_ inner: any MotionSource) { self.inner = inner }
-
-    var sensors: SensorSet { inner.sensors }
-
-    func open() { gate.signal() }
-
-    func next() throws -> SensorSample? {
-        if !opened {
-            gate.wait()
-            opened = true
-        }
-        return try inner.next()
     }
 }

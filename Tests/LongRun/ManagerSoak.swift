@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import MotionFusion
 import MotionFusionIO
+import MotionFusionTestSupport
 
 /// A fast-forward run of ``MotionManager`` over `count` samples of ``EndlessMotion``: device
 /// motion and the magnetometer through handlers, the accelerometer and the gyroscope through async
@@ -128,28 +129,6 @@ struct ManagerSoak {
             accelerometer: accelerometer, gyroscope: gyroscope, recorded: recorded,
             recordedOutOfOrder: recordedOutOfOrder, managerSampleCount: manager.sampleCount,
             finalError: finalError, seconds: seconds)
-    }
-}
-
-/// Holds the first sample back until ``open()``, so that every service is started before the
-/// manager's worker takes a sample.
-final class GatedSource: MotionSource {
-    let inner: EndlessMotionSource
-    private let gate = DispatchSemaphore(value: 0)
-    private var opened = false
-
-    init(_ inner: EndlessMotionSource) { self.inner = inner }
-
-    var sensors: SensorSet { inner.sensors }
-
-    func open() { gate.signal() }
-
-    func next() throws -> SensorSample? {
-        if !opened {
-            gate.wait()
-            opened = true
-        }
-        return try inner.next()
     }
 }
 

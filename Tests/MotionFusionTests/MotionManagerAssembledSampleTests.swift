@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MotionFusionTestSupport
 import Testing
 
 @testable import MotionFusion
@@ -9,25 +10,18 @@ import Testing
 @testable import MotionFusionIO
 @testable import MotionFusionSimulation
 
-/// A source of given samples that holds the first back until ``open()`` (as `GatedSource`).
+/// A source of given samples, in order (gated by `GatedSource` in the tests).
 final class SampleListSource: MotionSource {
     let samples: [SensorSample]
     let sensors: SensorSet
-    private let gate = DispatchSemaphore(value: 0)
-    private var position = -1  // only the manager's worker thread touches it
+    private var position = 0  // only the manager's worker thread touches it
 
     init(_ samples: [SensorSample], sensors: SensorSet = .all) {
         self.samples = samples
         self.sensors = sensors
     }
 
-    func open() { gate.signal() }
-
     func next() throws -> SensorSample? {
-        if position < 0 {
-            gate.wait()
-            position = 0
-        }
         guard position < samples.count else { return nil }
         defer { position += 1 }
         return samples[position]
@@ -70,7 +64,7 @@ struct MotionManagerAssembledSampleTests {
     @Test func eachReadingOnceAtItsOwnTime() throws {
         let (samples, accelerometerTimes, magnetometerTimes) = Self.assembled()
         #expect(samples.count == 100)
-        let source = SampleListSource(samples)
+        let source = GatedSource(SampleListSource(samples))
         let manager = MotionManager(source: source)
         let queue = DispatchQueue(label: "test")
         let accelerations = Lock<[AccelerometerData]>([])
@@ -107,7 +101,7 @@ struct MotionManagerAssembledSampleTests {
         let samples = (0..<10).map {
             SensorSample(timestamp: Double($0) * 0.01, gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.8), magnetometer: SIMD3(1, 2, 3))
         }
-        let source = SampleListSource(samples)
+        let source = GatedSource(SampleListSource(samples))
         let manager = MotionManager(source: source)
         let queue = DispatchQueue(label: "test")
         let times = Lock<[Double]>([])

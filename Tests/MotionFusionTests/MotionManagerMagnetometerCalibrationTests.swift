@@ -1,4 +1,5 @@
 import Foundation
+import MotionFusionTestSupport
 import Testing
 
 @testable import MotionFusionCore

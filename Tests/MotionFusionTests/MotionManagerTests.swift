@@ -1,4 +1,5 @@
 import Foundation
+import MotionFusionTestSupport
 import Testing
 import XCTest
 
