@@ -148,7 +148,7 @@ struct BenchCommand: ParsableCommand {
         guard tasks >= 1, tasks <= Self.maximumTasks else {
             throw ValidationError("--tasks is \(tasks); it must be from 1 to \(Self.maximumTasks)")
         }
-        guard [4, 8, 16].contains(floatLanes ?? 4), [2, 4, 8].contains(doubleLanes ?? 2) else {
+        guard LaneWidth.float.contains(floatLanes ?? 4), LaneWidth.double.contains(doubleLanes ?? 2) else {
             throw ValidationError("--float-lanes must be 4, 8 or 16 and --double-lanes 2, 4 or 8")
         }
         // Time: each case runs --repeats runs of at least --min-time.
@@ -181,31 +181,24 @@ struct BenchCommand: ParsableCommand {
     /// collect them. Infinity when it does not fit in an `Int`.
     func manyStreamBytes(count: Int) -> (samples: Double, states: Double) {
         let filters = (filter.isEmpty ? FilterName.allCases : filter).filter(\.hasManyStreams)
-        func bytes<Lanes: FusionLanes>(_: Lanes.Type) -> (Double, Double) {
-            let groups = Double(count) / Double(Lanes.scalarCount)
-            let copies = tasks == 1 ? 1 : 2 + min(Double(tasks), groups.rounded(.up))
-            let samples = MultiStreamSamples<Lanes>.byteCount(streamCount: count, stepCount: blockSteps, hasMagnetometer: true)
-            let sizes = [
-                filters.contains(.madgwick) ? MadgwickStreams<Lanes>.byteCount(streamCount: count) : 0,
-                filters.contains(.inertial) ? InertialFrameStreams<Lanes>.byteCount(streamCount: count) : 0,
-            ]
-            let states: Int? = sizes.contains(nil) ? nil : sizes.map { $0! }.max()
-            return (samples.map(Double.init) ?? .infinity, states.map { Double($0) * copies } ?? .infinity)
-        }
-        func float(_ lanes: Int) -> (Double, Double) {
-            switch lanes {
-            case 4: bytes(SIMD4<Float>.self)
-            case 8: bytes(SIMD8<Float>.self)
-            default: bytes(SIMD16<Float>.self)
+        struct Bytes: LaneWork {
+            let command: BenchCommand, filters: [FilterName], count: Int
+            func run<Lanes: FusionLanes>(_: Lanes.Type) -> (Double, Double) {
+                let groups = Double(count) / Double(Lanes.scalarCount)
+                let copies = command.tasks == 1 ? 1 : 2 + min(Double(command.tasks), groups.rounded(.up))
+                let samples = MultiStreamSamples<Lanes>.byteCount(
+                    streamCount: count, stepCount: command.blockSteps, hasMagnetometer: true)
+                let sizes = [
+                    filters.contains(.madgwick) ? MadgwickStreams<Lanes>.byteCount(streamCount: count) : 0,
+                    filters.contains(.inertial) ? InertialFrameStreams<Lanes>.byteCount(streamCount: count) : 0,
+                ]
+                let states: Int? = sizes.contains(nil) ? nil : sizes.map { $0! }.max()
+                return (samples.map(Double.init) ?? .infinity, states.map { Double($0) * copies } ?? .infinity)
             }
         }
-        func double(_ lanes: Int) -> (Double, Double) {
-            switch lanes {
-            case 2: bytes(SIMD2<Double>.self)
-            case 4: bytes(SIMD4<Double>.self)
-            default: bytes(SIMD8<Double>.self)
-            }
-        }
+        let bytes = Bytes(command: self, filters: filters, count: count)
+        func float(_ lanes: Int) -> (Double, Double) { LaneWidth.run(bytes, scalar: Float.self, width: lanes) }
+        func double(_ lanes: Int) -> (Double, Double) { LaneWidth.run(bytes, scalar: Double.self, width: lanes) }
         // The engines run one after the other: the largest of their needs.
         let needs = filters.flatMap { [float(lanes(for: $0).float), double(lanes(for: $0).double)] }
         return needs.max(by: { $0.0 + $0.1 < $1.0 + $1.1 }) ?? (0, 0)
@@ -287,19 +280,17 @@ struct BenchCommand: ParsableCommand {
                         rows.append((name.rawValue, "Float", mode, 1, 1, try measure(name, Float.self, recording, nineD)))
                         rows.append((name.rawValue, "Double", mode, 1, 1, try measure(name, Double.self, recording, nineD)))
                     } else {
+                        struct Measure: LaneWork {
+                            let command: BenchCommand, name: FilterName, recording: IMURecording
+                            let nineD: Bool, count: Int
+                            func run<Lanes: FusionLanes>(_: Lanes.Type) -> Double {
+                                command.measureMany(name, Lanes.self, recording, nineD, count)
+                            }
+                        }
                         let width = lanes(for: name)
-                        let float: Double =
-                            switch width.float {
-                            case 4: measureMany(name, SIMD4<Float>.self, recording, nineD, count)
-                            case 8: measureMany(name, SIMD8<Float>.self, recording, nineD, count)
-                            default: measureMany(name, SIMD16<Float>.self, recording, nineD, count)
-                            }
-                        let double: Double =
-                            switch width.double {
-                            case 2: measureMany(name, SIMD2<Double>.self, recording, nineD, count)
-                            case 4: measureMany(name, SIMD4<Double>.self, recording, nineD, count)
-                            default: measureMany(name, SIMD8<Double>.self, recording, nineD, count)
-                            }
+                        let work = Measure(command: self, name: name, recording: recording, nineD: nineD, count: count)
+                        let float = LaneWidth.run(work, scalar: Float.self, width: width.float)
+                        let double = LaneWidth.run(work, scalar: Double.self, width: width.double)
                         rows.append((name.rawValue, "Float", mode, count, width.float, float))
                         rows.append((name.rawValue, "Double", mode, count, width.double, double))
                     }
@@ -341,8 +332,10 @@ struct BenchCommand: ParsableCommand {
     /// few vectors, and one register's width (``VectorRegister``) for the default filter's, whose
     /// seventy vectors of state spill from wider lanes.
     func lanes(for name: FilterName) -> (float: Int, double: Int) {
-        let register = name == .inertial ? (VectorRegister.floatLanes, VectorRegister.doubleLanes) : (16, 8)
-        return (floatLanes ?? min(16, max(4, register.0)), doubleLanes ?? min(8, max(2, register.1)))
+        let register =
+            name == .inertial
+            ? (LaneWidth.register(Float.self), LaneWidth.register(Double.self)) : (LaneWidth.float.last!, LaneWidth.double.last!)
+        return (floatLanes ?? register.0, doubleLanes ?? register.1)
     }
 
     /// The best ns per sample of the many-stream engine: `count` streams, each the recording

@@ -83,36 +83,27 @@ struct TuneSearch<F: AttitudeFilter>: Sendable {
     /// others (scalar states).
     static var laneWidth: Int {
         guard F.self == InertialFrameFilter<F.Scalar>.self else { return 1 }
-        return F.Scalar.self == Float.self ? VectorRegister.floatLanes : VectorRegister.doubleLanes
+        return LaneWidth.register(F.Scalar.self)
     }
 
     /// The RMS errors, degrees, of `filters` on `recording`: as lanes for the default filter when
     /// `lanes`, else as scalar states.
     func score(_ filters: ArraySlice<F>, on recording: TuneRecording<F.Scalar>, lanes: Bool) -> [Double] {
         if lanes, F.self == InertialFrameFilter<F.Scalar>.self {
-            let settings = filters.map { ($0 as! InertialFrameFilter<F.Scalar>).settings }
-            if let float = recording as? TuneRecording<Float>,
-                let settings = settings as? [InertialFrameFilter<Float>.Settings]
-            {
-                switch Self.laneWidth {
-                case 4: return scoreLanes(SIMD4<Float>.self, settings, on: float)
-                case 8: return scoreLanes(SIMD8<Float>.self, settings, on: float)
-                default: return scoreLanes(SIMD16<Float>.self, settings, on: float)
-                }
-            }
-            if let double = recording as? TuneRecording<Double>,
-                let settings = settings as? [InertialFrameFilter<Double>.Settings]
-            {
-                switch Self.laneWidth {
-                case 2: return scoreLanes(SIMD2<Double>.self, settings, on: double)
-                case 4: return scoreLanes(SIMD4<Double>.self, settings, on: double)
-                default: return scoreLanes(SIMD8<Double>.self, settings, on: double)
-                }
-            }
-            // Not silently the scalar path: the tests compare the two.
-            preconditionFailure("tune: no lanes for \(F.self)")
+            let work = ScoreLanes(search: self, filters: filters, recording: recording)
+            return LaneWidth.run(work, scalar: F.Scalar.self, width: Self.laneWidth)
         }
         return scoreScalar(filters, on: recording)
+    }
+
+    /// ``scoreLanes(_:_:on:)`` for a lane type chosen at run time: the candidates are default
+    /// filters in the lanes' precision (``score(_:on:lanes:)`` checked that `F` is one).
+    private struct ScoreLanes: LaneWork {
+        let search: TuneSearch, filters: ArraySlice<F>, recording: TuneRecording<F.Scalar>
+        func run<Lanes: FusionLanes>(_: Lanes.Type) -> [Double] {
+            let settings = filters.map { ($0 as! InertialFrameFilter<Lanes.Scalar>).settings }
+            return search.scoreLanes(Lanes.self, settings, on: recording as! TuneRecording<Lanes.Scalar>)
+        }
     }
 
     /// The RMS errors, degrees, of the default filter with `settings` on `recording`, each candidate a
