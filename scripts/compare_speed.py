@@ -834,6 +834,17 @@ def goals_table(fusion_ns: dict, portable: tuple, host: tuple, latency: dict, cy
         table.notes.append(
             f"  Latency: a second thread woken by the floor's reader (the relay, no manager) takes p50"
             f" {relay['p50us'] - floor['p50us']:+.1f} µs over the floor; over the relay: {', '.join(over) or 'no path'}.")
+    handovers = []
+    for path, own in (("handler", "relay-queue"), ("stream", "relay-stream")):
+        bare, full = latency.get(own), latency.get(path)
+        if floor is None or bare is None or floor["p50us"] is None or bare["p50us"] is None:
+            continue
+        text = f"{own} {bare['p50us'] - floor['p50us']:+.1f} µs over the floor"
+        if full is not None and full["p50us"] is not None:
+            text += f" ({path} {full['p50us'] - bare['p50us']:+.1f} µs over it)"
+        handovers.append(text)
+    if handovers:
+        table.notes.append("  Latency: the handovers alone (no manager): " + "; ".join(handovers) + ".")
     return table
 
 

@@ -65,14 +65,13 @@ struct LatencyBench {
         let count = Swift.max(1, Int((rateHz * duration).rounded()))
         let writers = try devices.map { try IIOFakeScanWriter(device: $0, rateHz: rateHz, count: count) }
         // The floors read the FIFO themselves: no source may open it.
-        let source = path == .floor || path == .relay ? nil : try Self.makeSource(devices)
+        let source = path.isFloor ? nil : try Self.makeSource(devices)
         let log = ReceiptLog(capacity: count)
         for writer in writers { writer.start() }
         var problems: [String] = []
         let ending: (any Error)?
         switch path {
-        case .floor: ending = Self.consumeFloor(devices[0], log, relay: false)
-        case .relay: ending = Self.consumeFloor(devices[0], log, relay: true)
+        case .floor, .relay, .queueRelay, .streamRelay: ending = Self.consumeFloor(devices[0], log, path: path)
         case .handler: ending = Self.consumeHandler(source!, log)
         case .stream: ending = Self.consumeStream(source!, log)
         case .pull: ending = try Self.consumePull(source!, log)
@@ -92,10 +91,13 @@ struct LatencyBench {
 
     /// The floor (``LatencyPath/floor``): a thread of its own enables the buffer, then waits in
     /// `poll` on the FIFO, reads what is there and stamps each whole scan by its timestamp element,
-    /// until the writer closes the FIFO. With `relay` (``LatencyPath/relay``) it does not stamp the
-    /// scans itself but hands their timestamps to a second thread, waiting on a semaphore, which
-    /// stamps them. Returns nil at that end, or the failure.
-    private static func consumeFloor(_ device: IIOFakeDevice, _ log: ReceiptLog, relay: Bool) -> (any Error)? {
+    /// until the writer closes the FIFO. For the relays it does not stamp the scans itself but
+    /// hands their timestamps on: ``LatencyPath/relay`` to a second thread, waiting on a semaphore,
+    /// ``LatencyPath/queueRelay`` to a serial `DispatchQueue`, ``LatencyPath/streamRelay`` to an
+    /// `AsyncStream` a `Task` consumes; whoever receives them stamps them. Returns nil at that end,
+    /// or the failure.
+    private static func consumeFloor(_ device: IIOFakeDevice, _ log: ReceiptLog, path: LatencyPath) -> (any Error)? {
+        let relay = path == .relay
         guard let layout = device.layout, let stamp = layout.placements.last, stamp.element.name == "in_timestamp" else {
             return CommandFailure("the fake device's scans have no timestamp")
         }
@@ -133,6 +135,16 @@ struct LatencyBench {
             handed.withLock { $0.reserveCapacity(64) }
             stamper.start()
         }
+        // The other two handovers: a serial queue, and a stream with the task that consumes it.
+        let queue = path == .queueRelay ? DispatchQueue(label: "motion.bench.latency.relay-queue") : nil
+        let (stream, continuation) = AsyncStream<Double>.makeStream(bufferingPolicy: .unbounded)
+        let streamed = DispatchSemaphore(value: 0)
+        if path == .streamRelay {
+            Task.detached {
+                for await timestamp in stream { log.record(timestamp) }
+                streamed.signal()
+            }
+        }
         let thread = Thread {
             var bytes = [UInt8](repeating: 0, count: 64 * size)
             var held = 0  // bytes of a scan not yet whole, at the start of `bytes`
@@ -159,11 +171,13 @@ struct LatencyBench {
                         for k in 0..<8 { target[k] = bytes[first + offset + k] }
                     }
                     let timestamp = Double(Int64(littleEndian: nanoseconds)) / 1e9
-                    if relay {
+                    switch path {
+                    case .relay:
                         handed.withLock { $0.append(timestamp) }
                         ready.signal()
-                    } else {
-                        log.record(timestamp)
+                    case .queueRelay: queue?.async { log.record(timestamp) }
+                    case .streamRelay: continuation.yield(timestamp)
+                    default: log.record(timestamp)
                     }
                     first += size
                 }
@@ -177,6 +191,9 @@ struct LatencyBench {
                 ready.signal()
                 relayed.wait()
             }
+            queue?.sync {}  // the stampings posted before the end have run
+            continuation.finish()
+            if path == .streamRelay { streamed.wait() }
             done.signal()
         }
         thread.name = "motion.bench.latency.floor"
@@ -247,14 +264,14 @@ struct LatencyBench {
     static func table(_ results: [LatencyResult], duration: Double) -> String {
         var lines = [
             "Latency from a scan's write to its device motion at the consumer, µs (\(String(format: "%g", duration)) s per case, fake IIO device)",
-            "rate Hz  path          p50       p99     p99.9       max   samples  lost",
+            "rate Hz  path               p50       p99     p99.9       max   samples  lost",
         ]
         for result in results {
             func cell(_ value: Double?) -> String { value.map { String(format: "%10.1f", $0) } ?? String(repeating: " ", count: 9) + "-" }
             let s = result.statistics
             lines.append(
                 LatencyResult.rateText(result.rateHz).leftPadded(to: 7) + "  "
-                    + result.path.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                    + result.path.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
                     + cell(s?.p50) + cell(s?.p99) + cell(s?.p999) + cell(s?.max)
                     + String(result.samples).leftPadded(to: 10) + String(result.lost).leftPadded(to: 6))
         }
@@ -263,30 +280,43 @@ struct LatencyBench {
     }
 
     /// For each rate with a floor, each delivery path against it: µs above the floor's p50 (the goal:
-    /// at most 25) and the ratio of the p99s (at most 2). Where the rate has a relay too, a line
-    /// gives what the second thread's wake-up costs over the floor, and the handler's and the
-    /// stream's lines what they cost over the relay (the manager's share; for the stream also the
-    /// awaiting task's resumption).
+    /// at most 25) and the ratio of the p99s (at most 2). Where the rate has relays too, a line per
+    /// relay gives what its handover alone costs over the floor (no goal: no manager), and the
+    /// handler's and the stream's lines what they cost over the relay (the second thread's wake-up)
+    /// and over their own handover (`relay-queue`, `relay-stream`): the manager's share.
     static func comparisons(_ results: [LatencyResult]) -> [String] {
         var lines: [String] = []
+        let relays: [(path: LatencyPath, what: String)] = [
+            (.relay, "a second thread's wake-up"), (.queueRelay, "a serial queue's handover"),
+            (.streamRelay, "an AsyncStream's handover to a task"),
+        ]
         for floor in results where floor.path == .floor {
             guard let f = floor.statistics else { continue }
             let rate = LatencyResult.rateText(floor.rateHz)
-            let relay = results.first { $0.rateHz == floor.rateHz && $0.path == .relay }?.statistics
-            if let relay {
+            func statistics(_ path: LatencyPath) -> LatencyStatistics? {
+                results.first { $0.rateHz == floor.rateHz && $0.path == path }?.statistics
+            }
+            for (path, what) in relays {
+                guard let relay = statistics(path) else { continue }
                 lines.append(
-                    "\(rate) Hz relay: p50 " + String(format: "%+.1f", relay.p50 - f.p50)
-                        + " µs over the floor (a second thread's wake-up, no manager), p99 "
+                    "\(rate) Hz \(path.rawValue): p50 " + String(format: "%+.1f", relay.p50 - f.p50)
+                        + " µs over the floor (\(what), no manager), p99 "
                         + String(format: "%.2f", relay.p99 / f.p99) + "× the floor's")
             }
-            for result in results where result.rateHz == floor.rateHz && result.path != .floor && result.path != .relay {
+            for result in results where result.rateHz == floor.rateHz && !result.path.isFloor {
                 guard let s = result.statistics else { continue }
                 let above = s.p50 - f.p50, ratio = s.p99 / f.p99
                 var line = "\(rate) Hz \(result.path.rawValue): p50 "
                     + String(format: "%+.1f", above) + " µs over the floor (goal ≤ 25: \(above <= 25 ? "met" : "missed")), p99 "
                     + String(format: "%.2f", ratio) + "× the floor's (goal ≤ 2: \(ratio <= 2 ? "met" : "missed"))"
-                if let relay, result.path == .handler || result.path == .stream {
-                    line += "; p50 " + String(format: "%+.1f", s.p50 - relay.p50) + " µs over the relay"
+                let own: LatencyPath? = result.path == .handler ? .queueRelay : result.path == .stream ? .streamRelay : nil
+                if let own {
+                    if let relay = statistics(.relay) {
+                        line += "; p50 " + String(format: "%+.1f", s.p50 - relay.p50) + " µs over the relay"
+                    }
+                    if let handover = statistics(own) {
+                        line += "; p50 " + String(format: "%+.1f", s.p50 - handover.p50) + " µs over \(own.rawValue)"
+                    }
                 }
                 lines.append(line)
             }

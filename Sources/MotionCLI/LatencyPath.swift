@@ -9,6 +9,14 @@ enum LatencyPath: String, CaseIterable, Sendable {
     /// that is not the thread the device woke — a handler on a queue, a task awaiting a stream —
     /// before any of the manager's work: the floor the handler and stream paths sit on.
     case relay
+    /// The floor with a serial `DispatchQueue`: the floor's reader posts each scan's stamping to the
+    /// queue (`async`), as the manager posts a handler. What the queue's handover alone costs, no
+    /// manager: the floor the handler path sits on.
+    case queueRelay = "relay-queue"
+    /// The floor with an `AsyncStream`: the floor's reader yields each scan's timestamp to a stream
+    /// that a `Task` consumes with `for await`, as the manager's stream is consumed. What that
+    /// handover alone costs, no manager: the floor the stream path sits on.
+    case streamRelay = "relay-stream"
     /// ``MotionManager/startDeviceMotionUpdates(using:declination:calibration:to:withHandler:)`` with
     /// a serial `DispatchQueue`: the manager's worker thread takes the scan, computes device motion
     /// and posts the handler to the queue.
@@ -19,4 +27,7 @@ enum LatencyPath: String, CaseIterable, Sendable {
     /// No manager: the consumer's own thread calls the source's `next()` and runs a
     /// ``DeviceMotionProcessor`` itself, as the manager's worker does.
     case pull
+
+    /// The floor and the relays: no source, no manager.
+    var isFloor: Bool { self == .floor || self == .relay || self == .queueRelay || self == .streamRelay }
 }

@@ -32,7 +32,7 @@ struct LatencyBenchTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)  // nothing lost
         let rows = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        #expect(rows.count == 10)
+        #expect(rows.count == 14)
         var seen: [String] = []
         for row in rows {
             #expect(Set(row.keys) == ["rateHz", "path", "p50us", "p99us", "p999us", "maxus", "samples", "lost"])
@@ -49,15 +49,17 @@ struct LatencyBenchTests {
             seen.append("\(Int(rate)) \(path)")
         }
         #expect(seen == [
-            "100 floor", "100 relay", "100 handler", "100 stream", "100 pull",
-            "1000 floor", "1000 relay", "1000 handler", "1000 stream", "1000 pull",
+            "100 floor", "100 relay", "100 relay-queue", "100 relay-stream", "100 handler", "100 stream", "100 pull",
+            "1000 floor", "1000 relay", "1000 relay-queue", "1000 relay-stream", "1000 handler", "1000 stream",
+            "1000 pull",
         ])
     }
 
     @Test func aShortRunDeliversEveryScanOnceInOrder() async throws {
         let results = try await Self.onThread { try LatencyBench(rates: [100, 1000], duration: 0.3).run() }
-        #expect(results.map(\.path) == [.floor, .relay, .handler, .stream, .pull, .floor, .relay, .handler, .stream, .pull])
-        #expect(results.map(\.rateHz) == [100, 100, 100, 100, 100, 1000, 1000, 1000, 1000, 1000])
+        let paths: [LatencyPath] = [.floor, .relay, .queueRelay, .streamRelay, .handler, .stream, .pull]
+        #expect(results.map(\.path) == paths + paths)
+        #expect(results.map(\.rateHz) == Array(repeating: 100, count: 7) + Array(repeating: 1000, count: 7))
         for result in results {
             #expect(result.samples == Int(result.rateHz * 0.3), "\(result.path) at \(result.rateHz) Hz")
             #expect(result.delivered == result.samples, "\(result.path) at \(result.rateHz) Hz")
@@ -98,6 +100,20 @@ struct LatencyBenchTests {
             "1000 Hz handler: p50 +20.0 µs over the floor (goal ≤ 25: met), p99 3.00× the floor's (goal ≤ 2: missed); p50 +12.0 µs over the relay",
             "1000 Hz stream: p50 +34.0 µs over the floor (goal ≤ 25: missed), p99 4.40× the floor's (goal ≤ 2: missed); p50 +26.0 µs over the relay",
             "1000 Hz pull: p50 +2.0 µs over the floor (goal ≤ 25: met), p99 1.20× the floor's (goal ≤ 2: met)",
+        ])
+        // With the queue's and the stream's own handovers: a line each, and the handler's and the
+        // stream's cost over their own (the manager's share).
+        let handedOver = LatencyBench.comparisons([
+            one(.floor, rate: 1000, microseconds: 10), one(.relay, rate: 1000, microseconds: 18),
+            one(.queueRelay, rate: 1000, microseconds: 21), one(.streamRelay, rate: 1000, microseconds: 33),
+            one(.handler, rate: 1000, microseconds: 30), one(.stream, rate: 1000, microseconds: 44),
+        ])
+        #expect(handedOver == [
+            "1000 Hz relay: p50 +8.0 µs over the floor (a second thread's wake-up, no manager), p99 1.80× the floor's",
+            "1000 Hz relay-queue: p50 +11.0 µs over the floor (a serial queue's handover, no manager), p99 2.10× the floor's",
+            "1000 Hz relay-stream: p50 +23.0 µs over the floor (an AsyncStream's handover to a task, no manager), p99 3.30× the floor's",
+            "1000 Hz handler: p50 +20.0 µs over the floor (goal ≤ 25: met), p99 3.00× the floor's (goal ≤ 2: missed); p50 +12.0 µs over the relay; p50 +9.0 µs over relay-queue",
+            "1000 Hz stream: p50 +34.0 µs over the floor (goal ≤ 25: missed), p99 4.40× the floor's (goal ≤ 2: missed); p50 +26.0 µs over the relay; p50 +11.0 µs over relay-stream",
         ])
     }
 
