@@ -83,7 +83,8 @@ at most 1.0×); and the latency at 1 kHz against the operating system's floor me
 bench run (``motion bench --latency --rates 1000 --json``: every path within 25 µs of the floor at
 p50 and within 2× its p99). Fusion's C, the portable bench of the two goal filters and the host
 bench run --rounds times (default 3; the main bench is the portable one's first round), one after
-the other, and each case's fastest counts: the machine's speed drifts over minutes, and a ratio of
+the other, and each case's fastest counts in the goals table (the comparison tables keep the
+main bench's single round, as the peers have): the machine's speed drifts over minutes, and a ratio of
 two benches timed at different moments would carry the drift. It takes up to ten minutes more on 2
 cores (the host build, the first time, scripts/embedded and the rounds are most of it).
 
@@ -873,6 +874,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.every < 1 or args.repeats < 1 or args.python_repeats < 1 or args.python_samples < 0 or args.rounds < 1:
         fail("--every, --repeats, --python-repeats and --rounds must be at least 1, --python-samples at least 0")
+    if args.rounds != parser.get_default("rounds") and not args.goals:
+        fail("--rounds applies to --goals only")
 
     path = Path(args.input)
     if not path.is_absolute():
@@ -923,21 +926,26 @@ def main() -> int:
             # fastest counting: the machine's speed drifts over minutes (by up to 2x on a shared
             # machine of this type), and a ratio of two benches taken at different moments carries
             # that drift; with interleaved rounds each bench's fastest comes from a quiet moment.
+            # Into copies: the comparison tables keep the main bench's and the peers' single round.
+            fusion_ns = dict(fusion.ns)
+            portable_single, portable_many = [dict(r) for r in single], [dict(r) for r in many]
             for round_number in range(2, args.rounds + 1):
                 print(f"goals: round {round_number} of {args.rounds} (Fusion C, portable, host) ...", file=sys.stderr)
                 for mode, ns in fusion_again().items():
-                    fusion.ns[mode] = min(fusion.ns[mode], ns)
-                for rows, binary in (((single, many), motion), ((host_single, host_many), host_motion)):
+                    fusion_ns[mode] = min(fusion_ns[mode], ns)
+                for rows, binary in (((portable_single, portable_many), motion), ((host_single, host_many), host_motion)):
                     for kept, fresh in zip(rows, run_ours(args, binary, csv, lanes)):
                         keep_fastest(kept, fresh)
+            _, portable_lookup = ours_methods(portable_single, len(t))
+            portable = (portable_lookup, by_key(portable_many, 256))
             host = (by_key(host_single, 1), by_key(host_many, 256))
             latency = run_latency(motion)
-            goals = (fusion.ns, host, latency, run_embedded())
+            goals = (fusion_ns, portable, host, latency, run_embedded())
     methods += run_peers(args, ts, gyr, acc, mag)
     ours, lookup = ours_methods(single, len(t))
     if goals:
-        fusion_ns, host, latency, cycles = goals
-        goals = goals_table(fusion_ns, (lookup, by_key(many, 256)), host, latency, cycles, args.rounds)
+        fusion_ns, portable, host, latency, cycles = goals
+        goals = goals_table(fusion_ns, portable, host, latency, cycles, args.rounds)
     timing, ratio, many_table = build_tables(methods, ours, lookup, many, modes, python_samples, len(t))
 
     tables = [timing, ratio] + ([many_table] if many_table else []) + ([goals] if goals else [])
